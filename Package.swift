@@ -1,0 +1,27 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "imgcache",
+    products: [
+        .library(name: "ImgCache", targets: ["ImgCache"]),
+        .executable(name: "imgcache", targets: ["ImgCacheCLI"]),
+    ],
+    targets: [
+        // giflib reports errors through return codes, so a module map is enough.
+        .systemLibrary(name: "CGIF", path: "Sources/CGIF"),
+        // libpng and libjpeg report errors by longjmp: these small C targets wrap every
+        // library call in setjmp so that no Swift frame is ever jumped over.
+        .target(name: "CPNG", path: "Sources/CPNG", linkerSettings: [.linkedLibrary("png16")]),
+        .target(name: "CJPEG", path: "Sources/CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
+        .target(
+            name: "ImgCache",
+            dependencies: ["CGIF", "CPNG", "CJPEG"],
+            path: "Sources/ImgCache"
+        ),
+        .executableTarget(name: "ImgCacheCLI", dependencies: ["ImgCache"], path: "Sources/ImgCacheCLI"),
+        .testTarget(name: "ImgCacheTests", dependencies: ["ImgCache"], path: "Tests/ImgCacheTests"),
+        .testTarget(name: "ConformanceTests", dependencies: ["ImgCache"], path: "Tests/ConformanceTests"),
+    ],
+    swiftLanguageModes: [.v6]
+)

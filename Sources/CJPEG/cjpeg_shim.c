@@ -1,0 +1,179 @@
+#include "cjpeg_shim.h"
+
+#include <setjmp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <jerror.h>
+
+struct imgjpeg_error_manager {
+    struct jpeg_error_mgr base;
+    jmp_buf jump;
+    char message[JMSG_LENGTH_MAX];
+    int warnings;
+    int ended_early;
+};
+
+struct imgjpeg_decoder {
+    struct jpeg_decompress_struct cinfo;
+    struct imgjpeg_error_manager errors;
+    struct jpeg_progress_mgr progress;
+    int max_scans;
+    int created;
+};
+
+static void imgjpeg_error_exit(j_common_ptr cinfo) {
+    struct imgjpeg_error_manager *errors = (struct imgjpeg_error_manager *)cinfo->err;
+    (*cinfo->err->format_message)(cinfo, errors->message);
+    longjmp(errors->jump, 1);
+}
+
+static void imgjpeg_emit_message(j_common_ptr cinfo, int level) {
+    struct imgjpeg_error_manager *errors = (struct imgjpeg_error_manager *)cinfo->err;
+    if (level >= 0) return; /* trace messages */
+    errors->warnings += 1;
+    if (cinfo->err->msg_code == JWRN_JPEG_EOF) errors->ended_early = 1;
+    if (errors->warnings == 1) (*cinfo->err->format_message)(cinfo, errors->message);
+}
+
+static void imgjpeg_output_message(j_common_ptr cinfo) { (void)cinfo; }
+
+static void imgjpeg_progress(j_common_ptr cinfo) {
+    imgjpeg_decoder *decoder = (imgjpeg_decoder *)((char *)cinfo - offsetof(imgjpeg_decoder, cinfo));
+    if (decoder->max_scans > 0 && cinfo->is_decompressor &&
+        ((j_decompress_ptr)cinfo)->input_scan_number > decoder->max_scans) {
+        snprintf(decoder->errors.message, sizeof decoder->errors.message,
+                 "more than %d progressive scans", decoder->max_scans);
+        longjmp(decoder->errors.jump, 1);
+    }
+}
+
+static void imgjpeg_install_errors(struct imgjpeg_error_manager *errors) {
+    jpeg_std_error(&errors->base);
+    errors->base.error_exit = imgjpeg_error_exit;
+    errors->base.emit_message = imgjpeg_emit_message;
+    errors->base.output_message = imgjpeg_output_message;
+    errors->message[0] = 0;
+    errors->warnings = 0;
+    errors->ended_early = 0;
+}
+
+imgjpeg_decoder *imgjpeg_decoder_create(void) {
+    imgjpeg_decoder *decoder = calloc(1, sizeof *decoder);
+    if (!decoder) return NULL;
+    imgjpeg_install_errors(&decoder->errors);
+    decoder->cinfo.err = &decoder->errors.base;
+    if (setjmp(decoder->errors.jump)) {
+        free(decoder);
+        return NULL;
+    }
+    jpeg_create_decompress(&decoder->cinfo);
+    decoder->created = 1;
+    decoder->progress.progress_monitor = imgjpeg_progress;
+    decoder->cinfo.progress = &decoder->progress;
+    return decoder;
+}
+
+void imgjpeg_decoder_destroy(imgjpeg_decoder *decoder) {
+    if (!decoder) return;
+    if (decoder->created && !setjmp(decoder->errors.jump)) jpeg_destroy_decompress(&decoder->cinfo);
+    free(decoder);
+}
+
+struct jpeg_decompress_struct *imgjpeg_decoder_cinfo(imgjpeg_decoder *decoder) { return &decoder->cinfo; }
+const char *imgjpeg_error_message(const imgjpeg_decoder *decoder) { return decoder->errors.message; }
+int imgjpeg_warning_count(const imgjpeg_decoder *decoder) { return decoder->errors.warnings; }
+int imgjpeg_data_ended_early(const imgjpeg_decoder *decoder) { return decoder->errors.ended_early; }
+
+void imgjpeg_set_limits(imgjpeg_decoder *decoder, int max_scans, long max_memory) {
+    decoder->max_scans = max_scans;
+    if (max_memory > 0) decoder->cinfo.mem->max_memory_to_use = max_memory;
+}
+
+int imgjpeg_use_memory(imgjpeg_decoder *decoder, const uint8_t *bytes, size_t count) {
+    if (setjmp(decoder->errors.jump)) return -1;
+    jpeg_mem_src(&decoder->cinfo, bytes, (unsigned long)count);
+    return 0;
+}
+
+int imgjpeg_use_file(imgjpeg_decoder *decoder, FILE *file) {
+    if (setjmp(decoder->errors.jump)) return -1;
+    jpeg_stdio_src(&decoder->cinfo, file);
+    return 0;
+}
+
+int imgjpeg_read_header(imgjpeg_decoder *decoder) {
+    if (setjmp(decoder->errors.jump)) return -1;
+    jpeg_save_markers(&decoder->cinfo, JPEG_APP0 + 1, 0xFFFF);
+    if (jpeg_read_header(&decoder->cinfo, TRUE) != JPEG_HEADER_OK) {
+        snprintf(decoder->errors.message, sizeof decoder->errors.message, "no image in the data");
+        return -1;
+    }
+    return 0;
+}
+
+int imgjpeg_calc_output_dimensions(imgjpeg_decoder *decoder) {
+    if (setjmp(decoder->errors.jump)) return -1;
+    jpeg_calc_output_dimensions(&decoder->cinfo);
+    return 0;
+}
+
+int imgjpeg_start(imgjpeg_decoder *decoder) {
+    if (setjmp(decoder->errors.jump)) return -1;
+    jpeg_start_decompress(&decoder->cinfo);
+    return 0;
+}
+
+int imgjpeg_read_rows(imgjpeg_decoder *decoder, uint8_t **rows, int max_rows, int *rows_read) {
+    *rows_read = 0;
+    if (setjmp(decoder->errors.jump)) return -1;
+    *rows_read = (int)jpeg_read_scanlines(&decoder->cinfo, rows, (JDIMENSION)max_rows);
+    return 0;
+}
+
+void imgjpeg_abort(imgjpeg_decoder *decoder) {
+    /* jpeg_abort_decompress cannot fail; the rows already read are complete (a progressive file is
+     * read whole by jpeg_start_decompress). */
+    jpeg_abort_decompress(&decoder->cinfo);
+}
+
+int imgjpeg_encode(const uint8_t *pixels, int width, int height, int components, int quality,
+                   int progressive, unsigned char **output, unsigned long *output_size,
+                   char *message, size_t message_size) {
+    struct jpeg_compress_struct cinfo;
+    struct imgjpeg_error_manager errors;
+    /* volatile: read after a longjmp */
+    unsigned char *volatile buffer = NULL;
+    unsigned long volatile size = 0;
+    memset(&cinfo, 0, sizeof cinfo);
+    imgjpeg_install_errors(&errors);
+    cinfo.err = &errors.base;
+    *output = NULL;
+    *output_size = 0;
+    if (setjmp(errors.jump)) {
+        snprintf(message, message_size, "%s", errors.message);
+        jpeg_destroy_compress(&cinfo);
+        free(buffer);
+        return -1;
+    }
+    jpeg_create_compress(&cinfo);
+    jpeg_mem_dest(&cinfo, (unsigned char **)&buffer, (unsigned long *)&size);
+    cinfo.image_width = (JDIMENSION)width;
+    cinfo.image_height = (JDIMENSION)height;
+    cinfo.input_components = components;
+    cinfo.in_color_space = components == 1 ? JCS_GRAYSCALE : JCS_RGB;
+    jpeg_set_defaults(&cinfo);
+    jpeg_set_quality(&cinfo, quality, TRUE);
+    cinfo.optimize_coding = TRUE;
+    if (progressive) jpeg_simple_progression(&cinfo);
+    jpeg_start_compress(&cinfo, TRUE);
+    size_t stride = (size_t)width * (size_t)components;
+    while (cinfo.next_scanline < cinfo.image_height) {
+        JSAMPROW row = (JSAMPROW)(pixels + (size_t)cinfo.next_scanline * stride);
+        jpeg_write_scanlines(&cinfo, &row, 1);
+    }
+    jpeg_finish_compress(&cinfo);
+    jpeg_destroy_compress(&cinfo);
+    *output = buffer;
+    *output_size = size;
+    return 0;
+}

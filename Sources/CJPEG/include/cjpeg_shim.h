@@ -1,0 +1,47 @@
+#ifndef IMGCACHE_CJPEG_SHIM_H
+#define IMGCACHE_CJPEG_SHIM_H
+
+#include <stdio.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <jpeglib.h>
+
+/* A libjpeg decompressor whose errors come back as return codes: every function that can reach
+ * libjpeg's error_exit runs under setjmp here, so the longjmp never crosses a Swift frame.
+ * Functions returning int give 0 on success and -1 on error (see imgjpeg_error_message). */
+typedef struct imgjpeg_decoder imgjpeg_decoder;
+
+imgjpeg_decoder *imgjpeg_decoder_create(void);
+void imgjpeg_decoder_destroy(imgjpeg_decoder *decoder);
+
+/* The fields of the decompressor, to read the header and set decoding parameters. */
+struct jpeg_decompress_struct *imgjpeg_decoder_cinfo(imgjpeg_decoder *decoder);
+const char *imgjpeg_error_message(const imgjpeg_decoder *decoder);
+
+/* Number of warnings (corrupt data libjpeg recovered from), and whether the data ended early. */
+int imgjpeg_warning_count(const imgjpeg_decoder *decoder);
+int imgjpeg_data_ended_early(const imgjpeg_decoder *decoder);
+
+/* Reads from memory that must stay valid until destroy, or from an open file. */
+int imgjpeg_use_memory(imgjpeg_decoder *decoder, const uint8_t *bytes, size_t count);
+int imgjpeg_use_file(imgjpeg_decoder *decoder, FILE *file);
+
+/* Limits: scans of a progressive file (a many-scan file is a denial of service) and bytes libjpeg may
+ * allocate (a progressive file holds every coefficient). 0 keeps libjpeg's own behaviour. */
+void imgjpeg_set_limits(imgjpeg_decoder *decoder, int max_scans, long max_memory);
+
+int imgjpeg_read_header(imgjpeg_decoder *decoder);
+int imgjpeg_calc_output_dimensions(imgjpeg_decoder *decoder);
+int imgjpeg_start(imgjpeg_decoder *decoder);
+/* Reads up to max_rows scanlines into rows; *rows_read tells how many arrived. */
+int imgjpeg_read_rows(imgjpeg_decoder *decoder, uint8_t **rows, int max_rows, int *rows_read);
+/* Ends decoding early or after the last row; never fails. */
+void imgjpeg_abort(imgjpeg_decoder *decoder);
+
+/* Encodes rows of RGB (components == 3) or gray (components == 1) as a baseline JPEG of the given
+ * quality (1-100) with 4:2:0 chroma. On success *output is a malloc'd buffer the caller frees. */
+int imgjpeg_encode(const uint8_t *pixels, int width, int height, int components, int quality,
+                   int progressive, unsigned char **output, unsigned long *output_size,
+                   char *message, size_t message_size);
+
+#endif

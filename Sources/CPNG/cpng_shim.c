@@ -1,0 +1,185 @@
+#include "cpng_shim.h"
+
+#include <png.h>
+#include <setjmp.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct imgpng_decoder {
+    png_structp png;
+    png_infop info;
+    char message[256];
+    const uint8_t *bytes;
+    size_t count;
+    size_t position;
+};
+
+static void imgpng_error(png_structp png, png_const_charp text) {
+    char *message = (char *)png_get_error_ptr(png);
+    snprintf(message, 256, "%s", text);
+    png_longjmp(png, 1);
+}
+
+static void imgpng_warning(png_structp png, png_const_charp text) {
+    (void)png;
+    (void)text;
+}
+
+static void imgpng_read_memory(png_structp png, png_bytep data, size_t length) {
+    imgpng_decoder *decoder = (imgpng_decoder *)png_get_io_ptr(png);
+    if (length > decoder->count - decoder->position) png_error(png, "unexpected end of data");
+    memcpy(data, decoder->bytes + decoder->position, length);
+    decoder->position += length;
+}
+
+static void imgpng_read_file(png_structp png, png_bytep data, size_t length) {
+    FILE *file = (FILE *)png_get_io_ptr(png);
+    if (fread(data, 1, length, file) != length) png_error(png, "unexpected end of data");
+}
+
+imgpng_decoder *imgpng_decoder_create(void) {
+    imgpng_decoder *decoder = calloc(1, sizeof *decoder);
+    if (!decoder) return NULL;
+    decoder->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, decoder->message, imgpng_error, imgpng_warning);
+    if (!decoder->png) {
+        free(decoder);
+        return NULL;
+    }
+    if (setjmp(png_jmpbuf(decoder->png))) {
+        png_destroy_read_struct(&decoder->png, NULL, NULL);
+        free(decoder);
+        return NULL;
+    }
+    decoder->info = png_create_info_struct(decoder->png);
+    /* Text chunks are never used: skip them rather than inflate them (compressed-text bombs). */
+    static const png_byte ignored[] = {'t', 'E', 'X', 't', 0, 'z', 'T', 'X', 't', 0, 'i', 'T', 'X', 't', 0};
+    png_set_keep_unknown_chunks(decoder->png, PNG_HANDLE_CHUNK_NEVER, ignored, 3);
+    png_set_chunk_malloc_max(decoder->png, 8 * 1024 * 1024);
+    /* Pixel limits are checked by the caller against its own configuration. */
+    png_set_user_limits(decoder->png, 0x7fffffff, 0x7fffffff);
+    return decoder;
+}
+
+void imgpng_decoder_destroy(imgpng_decoder *decoder) {
+    if (!decoder) return;
+    png_destroy_read_struct(&decoder->png, &decoder->info, NULL);
+    free(decoder);
+}
+
+const char *imgpng_error_message(const imgpng_decoder *decoder) { return decoder->message; }
+
+void imgpng_use_memory(imgpng_decoder *decoder, const uint8_t *bytes, size_t count) {
+    decoder->bytes = bytes;
+    decoder->count = count;
+    decoder->position = 0;
+    png_set_read_fn(decoder->png, decoder, imgpng_read_memory);
+}
+
+void imgpng_use_file(imgpng_decoder *decoder, FILE *file) {
+    png_set_read_fn(decoder->png, file, imgpng_read_file);
+}
+
+int imgpng_read_info(imgpng_decoder *decoder, imgpng_header *header) {
+    if (setjmp(png_jmpbuf(decoder->png))) return -1;
+    png_read_info(decoder->png, decoder->info);
+    png_uint_32 width, height;
+    int bit_depth, color_type, interlace;
+    png_get_IHDR(decoder->png, decoder->info, &width, &height, &bit_depth, &color_type, &interlace, NULL, NULL);
+    header->width = width;
+    header->height = height;
+    header->bit_depth = bit_depth;
+    header->color_type = color_type;
+    header->interlaced = interlace != PNG_INTERLACE_NONE;
+    return 0;
+}
+
+int imgpng_set_layout(imgpng_decoder *decoder, imgpng_layout layout, int *channels, size_t *row_bytes) {
+    png_structp png = decoder->png;
+    png_infop info = decoder->info;
+    if (setjmp(png_jmpbuf(png))) return -1;
+    png_set_expand(png);
+    png_set_strip_16(png);
+    if (layout == IMGPNG_RGBA8) {
+        png_set_gray_to_rgb(png);
+        png_set_add_alpha(png, 0xff, PNG_FILLER_AFTER);
+    }
+    png_set_interlace_handling(png);
+    png_read_update_info(png, info);
+    *channels = png_get_channels(png, info);
+    *row_bytes = png_get_rowbytes(png, info);
+    return 0;
+}
+
+int imgpng_read_row(imgpng_decoder *decoder, uint8_t *row) {
+    if (setjmp(png_jmpbuf(decoder->png))) return -1;
+    png_read_row(decoder->png, row, NULL);
+    return 0;
+}
+
+int imgpng_read_image(imgpng_decoder *decoder, uint8_t **rows) {
+    if (setjmp(png_jmpbuf(decoder->png))) return -1;
+    png_read_image(decoder->png, rows);
+    return 0;
+}
+
+int imgpng_read_end(imgpng_decoder *decoder) {
+    if (setjmp(png_jmpbuf(decoder->png))) return -1;
+    png_read_end(decoder->png, NULL);
+    return 0;
+}
+
+struct imgpng_output {
+    unsigned char *bytes;
+    size_t count;
+    size_t capacity;
+};
+
+static void imgpng_write_memory(png_structp png, png_bytep data, size_t length) {
+    struct imgpng_output *output = (struct imgpng_output *)png_get_io_ptr(png);
+    if (length > output->capacity - output->count) {
+        size_t capacity = output->capacity ? output->capacity : 65536;
+        while (length > capacity - output->count) capacity *= 2;
+        unsigned char *bytes = realloc(output->bytes, capacity);
+        if (!bytes) png_error(png, "out of memory");
+        output->bytes = bytes;
+        output->capacity = capacity;
+    }
+    memcpy(output->bytes + output->count, data, length);
+    output->count += length;
+}
+
+static void imgpng_flush(png_structp png) { (void)png; }
+
+int imgpng_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int channels,
+                  int compression_level, unsigned char **output, size_t *output_size,
+                  char *message, size_t message_size) {
+    char error_text[256] = "";
+    struct imgpng_output buffer = {NULL, 0, 0};
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, error_text, imgpng_error, imgpng_warning);
+    png_infop info = png ? png_create_info_struct(png) : NULL;
+    *output = NULL;
+    *output_size = 0;
+    if (!png || !info) {
+        snprintf(message, message_size, "out of memory");
+        png_destroy_write_struct(&png, &info);
+        return -1;
+    }
+    if (setjmp(png_jmpbuf(png))) {
+        snprintf(message, message_size, "%s", error_text);
+        png_destroy_write_struct(&png, &info);
+        free(buffer.bytes);
+        return -1;
+    }
+    png_set_write_fn(png, &buffer, imgpng_write_memory, imgpng_flush);
+    png_set_compression_level(png, compression_level);
+    png_set_IHDR(png, info, width, height, 8, channels == 4 ? PNG_COLOR_TYPE_RGB_ALPHA : PNG_COLOR_TYPE_RGB,
+                 PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_write_info(png, info);
+    size_t stride = (size_t)width * (size_t)channels;
+    for (uint32_t y = 0; y < height; y++) png_write_row(png, (png_const_bytep)(pixels + (size_t)y * stride));
+    png_write_end(png, info);
+    png_destroy_write_struct(&png, &info);
+    *output = buffer.bytes;
+    *output_size = buffer.count;
+    return 0;
+}

@@ -1,0 +1,56 @@
+#ifndef IMGCACHE_CPNG_SHIM_H
+#define IMGCACHE_CPNG_SHIM_H
+
+#include <stdio.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* A libpng reader whose errors come back as return codes: every function that can reach png_error
+ * runs under setjmp here, so the longjmp never crosses a Swift frame.
+ * Functions returning int give 0 on success and -1 on error (see imgpng_error_message). */
+typedef struct imgpng_decoder imgpng_decoder;
+
+typedef struct {
+    uint32_t width;
+    uint32_t height;
+    int bit_depth;
+    int color_type;
+    int interlaced;
+} imgpng_header;
+
+/* What rows look like after the transforms. */
+typedef enum {
+    /* Always 8-bit RGBA: palette and low-bit gray expanded, tRNS to alpha, 16-bit to 8 (high byte),
+     * gray to RGB, opaque alpha added where there is none. */
+    IMGPNG_RGBA8 = 0,
+    /* Channels as stored, with palette and low-bit gray expanded, tRNS to alpha and 16-bit to 8
+     * (libpng's png_set_expand + png_set_strip_16). */
+    IMGPNG_EXPANDED8 = 1
+} imgpng_layout;
+
+imgpng_decoder *imgpng_decoder_create(void);
+void imgpng_decoder_destroy(imgpng_decoder *decoder);
+const char *imgpng_error_message(const imgpng_decoder *decoder);
+
+/* Reads from memory that must stay valid until destroy, or from an open file. */
+void imgpng_use_memory(imgpng_decoder *decoder, const uint8_t *bytes, size_t count);
+void imgpng_use_file(imgpng_decoder *decoder, FILE *file);
+
+/* Reads the signature and the chunks up to the first IDAT. */
+int imgpng_read_info(imgpng_decoder *decoder, imgpng_header *header);
+/* Sets up the transforms; *channels and *row_bytes describe the rows that follow. */
+int imgpng_set_layout(imgpng_decoder *decoder, imgpng_layout layout, int *channels, size_t *row_bytes);
+/* One row of a non-interlaced image. */
+int imgpng_read_row(imgpng_decoder *decoder, uint8_t *row);
+/* Every row of the image at once (needed for Adam7 interlace). */
+int imgpng_read_image(imgpng_decoder *decoder, uint8_t **rows);
+/* Reads the chunks after the image data, checking their CRCs and IEND. */
+int imgpng_read_end(imgpng_decoder *decoder);
+
+/* Encodes 8-bit RGB (channels == 3) or RGBA (channels == 4) rows. On success *output is a malloc'd
+ * buffer the caller frees. compression_level is zlib's 0-9. */
+int imgpng_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int channels,
+                  int compression_level, unsigned char **output, size_t *output_size,
+                  char *message, size_t message_size);
+
+#endif

@@ -1,0 +1,59 @@
+/// One decoded frame: its pixels at the output size and how long it is shown.
+public struct ImageFrame: Sendable, Equatable {
+    public var bitmap: Bitmap
+    /// Delay before the next frame in hundredths of a second, as stored in the file (0 for stills).
+    public var delayCentiseconds: Int
+
+    public init(bitmap: Bitmap, delayCentiseconds: Int = 0) {
+        self.bitmap = bitmap
+        self.delayCentiseconds = delayCentiseconds
+    }
+
+    /// The delay a browser uses: stored delays of 0 or 1 hundredth (10 ms) are shown for 100 ms,
+    /// as Chrome, Firefox and Safari do, since such files expect "as fast as a 1990s machine could".
+    public var displayDelaySeconds: Double {
+        delayCentiseconds <= 1 ? 0.1 : Double(delayCentiseconds) / 100
+    }
+}
+
+/// What a decode found out about the source, known once the first frame is read.
+public struct ImageInfo: Sendable, Equatable {
+    public var format: ImageFormat
+    /// Size of the source as displayed (after EXIF orientation), or of a GIF's canvas.
+    public var sourceSize: PixelSize
+    /// Orientation applied to the stored pixels (`.up` when none or not applied).
+    public var orientation: ImageOrientation
+    /// NETSCAPE2.0 loop count of a GIF: 0 loops forever, nil when the file has none (play once).
+    public var loopCount: Int?
+    /// True when the data ended before the image did and the decode went on with what it had.
+    public var isTruncated: Bool
+
+    public init(
+        format: ImageFormat, sourceSize: PixelSize, orientation: ImageOrientation = .up,
+        loopCount: Int? = nil, isTruncated: Bool = false
+    ) {
+        self.format = format
+        self.sourceSize = sourceSize
+        self.orientation = orientation
+        self.loopCount = loopCount
+        self.isTruncated = isTruncated
+    }
+}
+
+/// A decoded image: what was learned of the source and the frames kept, all of one size.
+public struct DecodedImage: Sendable, Equatable {
+    public var info: ImageInfo
+    public var frames: [ImageFrame]
+
+    public init(info: ImageInfo, frames: [ImageFrame]) {
+        self.info = info
+        self.frames = frames
+    }
+
+    /// Pixel size of the frames.
+    public var size: PixelSize { frames[0].bitmap.size }
+    /// True when there is more than one frame.
+    public var isAnimated: Bool { frames.count > 1 }
+    /// Bytes the frames take in memory.
+    public var byteCount: Int { frames.reduce(0) { $0 + $1.bitmap.byteCount } }
+}

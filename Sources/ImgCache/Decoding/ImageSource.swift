@@ -1,0 +1,34 @@
+import Foundation
+
+/// Where encoded image bytes come from. A file is read in small pieces as the decoder needs them,
+/// so decoding a large file does not hold the whole file in memory.
+public enum ImageSource: Sendable {
+    case data(Data)
+    case file(path: String)
+
+    /// The first bytes, enough to sniff the format.
+    func prefix(_ count: Int) throws -> [UInt8] {
+        switch self {
+        case .data(let data):
+            return Array(data.prefix(count))
+        case .file(let path):
+            guard let handle = FileHandle(forReadingAtPath: path) else {
+                throw ImgCacheError.io(path: path, detail: Self.openFailureReason(path))
+            }
+            defer { try? handle.close() }
+            do {
+                return Array(try handle.read(upToCount: count) ?? Data())
+            } catch {
+                throw ImgCacheError.io(path: path, detail: "cannot read: \(error.localizedDescription)")
+            }
+        }
+    }
+
+    /// Why `path` cannot be opened for reading, in words.
+    static func openFailureReason(_ path: String) -> String {
+        var isDirectory: ObjCBool = false
+        if !FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) { return "no such file" }
+        if isDirectory.boolValue { return "is a directory" }
+        return "cannot open for reading"
+    }
+}

@@ -1,0 +1,26 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+/// The open form of an `ImageSource` handed to a C decoder: a memory range or a `FILE *`.
+enum SourceInput {
+    case memory(UnsafeRawBufferPointer)
+    case file(UnsafeMutablePointer<FILE>)
+}
+
+extension ImageSource {
+    /// Opens the source for the duration of `body`: memory stays pinned, a file stays open.
+    func withInput<Result>(_ body: (SourceInput) throws -> Result) throws -> Result {
+        switch self {
+        case .data(let data):
+            return try data.withUnsafeBytes { try body(.memory($0)) }
+        case .file(let path):
+            guard let file = fopen(path, "rb") else {
+                throw ImgCacheError.io(path: path, detail: Self.openFailureReason(path))
+            }
+            defer { fclose(file) }
+            return try body(.file(file))
+        }
+    }
+}

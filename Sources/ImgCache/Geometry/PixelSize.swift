@@ -1,0 +1,27 @@
+/// A size in whole pixels.
+public struct PixelSize: Hashable, Sendable, CustomStringConvertible {
+    public var width: Int
+    public var height: Int
+
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+
+    /// Number of pixels, `width x height`.
+    public var area: Int { width * height }
+
+    /// The same size with width and height swapped.
+    public var transposed: PixelSize { PixelSize(width: height, height: width) }
+
+    /// `"WxH"`, the form the CLI reads and prints.
+    public var description: String { "\(width)x\(height)" }
+
+    /// Parses `"WxH"` (both positive integers), as given to `--size`.
+    public init?(parsing text: String) {
+        let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]),
+              width > 0, height > 0 else { return nil }
+        self.init(width: width, height: height)
+    }
+}

@@ -1,0 +1,28 @@
+/// The one error type of ImgCache: a case for every failure a caller can act on.
+public enum ImgCacheError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The bytes are not a JPEG, PNG or GIF (decided from magic bytes only).
+    case unsupportedFormat(detail: String)
+    /// The bytes start like `format` but cannot be decoded; `detail` says why.
+    case corruptImage(format: ImageFormat, detail: String)
+    /// The declared dimensions exceed a configured pixel limit; refused before any allocation.
+    case dimensionsOverLimit(width: Int, height: Int, limit: Int)
+    /// An argument is out of its documented range (a zero target size, a negative budget...).
+    case invalidArgument(String)
+    /// A file could not be read or written.
+    case io(path: String, detail: String)
+
+    public var description: String {
+        switch self {
+        case .unsupportedFormat(let detail):
+            return "unsupported format: \(detail)"
+        case .corruptImage(let format, let detail):
+            return "corrupt \(format.rawValue.uppercased()) image: \(detail)"
+        case .dimensionsOverLimit(let width, let height, let limit):
+            return "image is \(width)x\(height) pixels, over the limit of \(limit) pixels"
+        case .invalidArgument(let detail):
+            return "invalid argument: \(detail)"
+        case .io(let path, let detail):
+            return "\(path): \(detail)"
+        }
+    }
+}

@@ -1,0 +1,55 @@
+/// The EXIF orientation of stored pixels (TIFF tag 0x0112): how to turn them to display them upright.
+public enum ImageOrientation: Int, Sendable, CaseIterable {
+    case up = 1
+    case upMirrored = 2
+    case down = 3
+    case downMirrored = 4
+    case leftMirrored = 5
+    case right = 6
+    case rightMirrored = 7
+    case left = 8
+
+    /// True for 5-8, where the displayed width is the stored height.
+    public var swapsAxes: Bool { rawValue >= 5 }
+
+    /// The stored pixel at displayed position `(x, y)`, for a stored image of `stored` size.
+    func storedPosition(x: Int, y: Int, stored: PixelSize) -> (x: Int, y: Int) {
+        let w = stored.width, h = stored.height
+        switch self {
+        case .up: return (x, y)
+        case .upMirrored: return (w - 1 - x, y)
+        case .down: return (w - 1 - x, h - 1 - y)
+        case .downMirrored: return (x, h - 1 - y)
+        case .leftMirrored: return (y, x)
+        case .right: return (y, h - 1 - x)
+        case .rightMirrored: return (w - 1 - y, h - 1 - x)
+        case .left: return (w - 1 - y, x)
+        }
+    }
+}
+
+extension Bitmap {
+    /// The bitmap turned upright according to `orientation`.
+    func oriented(_ orientation: ImageOrientation) -> Bitmap {
+        guard orientation != .up else { return self }
+        let displayed = orientation.swapsAxes ? size.transposed : size
+        var result = Bitmap(size: displayed)
+        pixels.withUnsafeBufferPointer { source in
+            result.pixels.withUnsafeMutableBufferPointer { target in
+                var index = 0
+                for y in 0..<displayed.height {
+                    for x in 0..<displayed.width {
+                        let from = orientation.storedPosition(x: x, y: y, stored: size)
+                        let offset = (from.y * size.width + from.x) * 4
+                        target[index] = source[offset]
+                        target[index + 1] = source[offset + 1]
+                        target[index + 2] = source[offset + 2]
+                        target[index + 3] = source[offset + 3]
+                        index += 4
+                    }
+                }
+            }
+        }
+        return result
+    }
+}

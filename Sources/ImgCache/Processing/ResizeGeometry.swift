@@ -1,0 +1,104 @@
+/// Where the output pixels come from: the region of the source they cover and the output size.
+///
+/// Output sizes and crop offsets are whole pixels, rounded half away from zero, so nothing is ever
+/// drawn at a fractional pixel. The source region may have fractional edges (it is the whole-pixel
+/// output rectangle mapped back into the source).
+struct ResizeGeometry: Equatable, Sendable {
+    /// Size of the source the region refers to.
+    var sourceSize: PixelSize
+    /// Region of the source covered by the output, in source pixels.
+    var sourceX: Double
+    var sourceY: Double
+    var sourceWidth: Double
+    var sourceHeight: Double
+    /// Size of the result.
+    var outputSize: PixelSize
+
+    /// True when the output is the source, pixel for pixel.
+    var isIdentity: Bool {
+        outputSize == sourceSize && sourceX == 0 && sourceY == 0
+            && sourceWidth == Double(sourceSize.width) && sourceHeight == Double(sourceSize.height)
+    }
+
+    /// Source pixels per output pixel along the less reduced axis (1 when not reduced).
+    var reductionFactor: Double {
+        min(sourceWidth / Double(outputSize.width), sourceHeight / Double(outputSize.height))
+    }
+
+    /// The geometry that keeps the whole source at its own size.
+    static func identity(_ size: PixelSize) -> ResizeGeometry {
+        ResizeGeometry(
+            sourceSize: size, sourceX: 0, sourceY: 0,
+            sourceWidth: Double(size.width), sourceHeight: Double(size.height), outputSize: size)
+    }
+
+    /// Plans how `source` maps to `target` in `mode`.
+    ///
+    /// - fit: the largest size inside `target` with the source's aspect ratio.
+    /// - fill: the smallest size covering `target` with the source's aspect ratio.
+    /// - crop: `target` exactly, cut from the centre of the fill size.
+    /// Unless `allowsUpscaling`, the scale never exceeds 1: fit and fill then keep the source size,
+    /// and crop cuts the largest centred region of the target's aspect ratio out of the source.
+    /// A nil target keeps the source as it is.
+    static func plan(
+        source: PixelSize, target: PixelSize?, mode: ContentMode, allowsUpscaling: Bool
+    ) -> ResizeGeometry {
+        guard let target else { return identity(source) }
+        let sw = Double(source.width), sh = Double(source.height)
+        let scaleX = Double(target.width) / sw, scaleY = Double(target.height) / sh
+        let coverScale = max(scaleX, scaleY)
+        switch mode {
+        case .fit, .fill:
+            var scale = mode == .fit ? min(scaleX, scaleY) : coverScale
+            if !allowsUpscaling { scale = min(scale, 1) }
+            if scale == 1 { return identity(source) }
+            let limitingAxisIsX = (mode == .fit) == (scaleX <= scaleY)
+            let width = limitingAxisIsX ? target.width : roundedPixels(sw * scale)
+            let height = limitingAxisIsX ? roundedPixels(sh * scale) : target.height
+            return ResizeGeometry(
+                sourceSize: source, sourceX: 0, sourceY: 0, sourceWidth: sw, sourceHeight: sh,
+                outputSize: PixelSize(width: width, height: height))
+        case .crop:
+            if coverScale > 1 && !allowsUpscaling {
+                return centredRegion(of: source, withAspectOf: target)
+            }
+            let coverIsX = scaleX >= scaleY
+            let scaledWidth = coverIsX ? target.width : roundedPixels(sw * coverScale)
+            let scaledHeight = coverIsX ? roundedPixels(sh * coverScale) : target.height
+            let offsetX = roundedOffset(Double(scaledWidth - target.width) / 2)
+            let offsetY = roundedOffset(Double(scaledHeight - target.height) / 2)
+            let perOutputX = sw / Double(scaledWidth), perOutputY = sh / Double(scaledHeight)
+            return ResizeGeometry(
+                sourceSize: source,
+                sourceX: Double(offsetX) * perOutputX, sourceY: Double(offsetY) * perOutputY,
+                sourceWidth: Double(target.width) * perOutputX,
+                sourceHeight: Double(target.height) * perOutputY,
+                outputSize: target)
+        }
+    }
+
+    /// The largest centred whole-pixel region of `source` with the aspect ratio of `target`, unscaled.
+    private static func centredRegion(of source: PixelSize, withAspectOf target: PixelSize) -> ResizeGeometry {
+        var width = source.width, height = source.height
+        if target.width * source.height > source.width * target.height {
+            height = roundedPixels(Double(source.width) * Double(target.height) / Double(target.width))
+        } else {
+            width = roundedPixels(Double(source.height) * Double(target.width) / Double(target.height))
+        }
+        let offsetX = roundedOffset(Double(source.width - width) / 2)
+        let offsetY = roundedOffset(Double(source.height - height) / 2)
+        return ResizeGeometry(
+            sourceSize: source, sourceX: Double(offsetX), sourceY: Double(offsetY),
+            sourceWidth: Double(width), sourceHeight: Double(height),
+            outputSize: PixelSize(width: width, height: height))
+    }
+
+    /// A length in pixels, rounded half away from zero and at least one.
+    static func roundedPixels(_ value: Double) -> Int {
+        max(1, Int(value.rounded(.toNearestOrAwayFromZero)))
+    }
+
+    private static func roundedOffset(_ value: Double) -> Int {
+        Int(value.rounded(.toNearestOrAwayFromZero))
+    }
+}

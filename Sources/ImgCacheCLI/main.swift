@@ -1,0 +1,2 @@
+import ImgCache
+print("imgcache")
