@@ -1,0 +1,48 @@
+import CJPEG
+import Foundation
+
+/// Encodes a bitmap as a baseline JPEG (4:2:0, optimised Huffman tables). JPEG has no alpha:
+/// translucent pixels are composited over `background` first.
+public enum JPEGEncoder {
+    /// Quality used when none is given: 85.
+    public static let defaultQuality = 85
+
+    /// - Parameters:
+    ///   - quality: 1 (smallest) to 100 (best). Default 85.
+    ///   - background: colour under translucent pixels, as RGB. Default white.
+    public static func encode(
+        _ bitmap: Bitmap, quality: Int = defaultQuality, background: (UInt8, UInt8, UInt8) = (255, 255, 255)
+    ) throws -> Data {
+        guard (1...100).contains(quality) else {
+            throw ImgCacheError.invalidArgument("JPEG quality \(quality) is not in 1...100")
+        }
+        let rgb = bitmap.isOpaque ? bitmap.rgbBytes() : bitmap.flattened(over: background)
+        var output: UnsafeMutablePointer<UInt8>?
+        var outputSize: UInt = 0
+        var message = [CChar](repeating: 0, count: 256)
+        let status = rgb.withUnsafeBufferPointer { rgb in
+            imgjpeg_encode(
+                rgb.baseAddress, Int32(bitmap.width), Int32(bitmap.height), 3, Int32(quality), 0,
+                &output, &outputSize, &message, message.count)
+        }
+        return try EncodedBuffer.take(output, count: Int(outputSize), status: status, message: message, format: .jpeg)
+    }
+}
+
+extension Bitmap {
+    /// RGB bytes of the pixels composited over an opaque background colour.
+    func flattened(over background: (UInt8, UInt8, UInt8)) -> [UInt8] {
+        var rgb = [UInt8](repeating: 0, count: size.area * 3)
+        let under = [UInt32(background.0), UInt32(background.1), UInt32(background.2)]
+        pixels.withUnsafeBufferPointer { rgba in
+            for index in 0..<size.area {
+                let alpha = UInt32(rgba[index * 4 + 3])
+                for channel in 0..<3 {
+                    let value = UInt32(rgba[index * 4 + channel]) * alpha + under[channel] * (255 - alpha)
+                    rgb[index * 3 + channel] = UInt8((value + 127) / 255)
+                }
+            }
+        }
+        return rgb
+    }
+}
