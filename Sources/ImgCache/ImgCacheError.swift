@@ -8,6 +8,8 @@ public enum ImgCacheError: Error, Sendable, Equatable, CustomStringConvertible {
     case dimensionsOverLimit(width: Int, height: Int, limit: Int)
     /// An argument is out of its documented range (a zero target size, a negative budget...).
     case invalidArgument(String)
+    /// A bitmap could not be encoded as `format`.
+    case encodingFailed(format: ImageFormat, detail: String)
     /// A file could not be read or written.
     case io(path: String, detail: String)
 
@@ -21,6 +23,8 @@ public enum ImgCacheError: Error, Sendable, Equatable, CustomStringConvertible {
             return "image is \(width)x\(height) pixels, over the limit of \(limit) pixels"
         case .invalidArgument(let detail):
             return "invalid argument: \(detail)"
+        case .encodingFailed(let format, let detail):
+            return "cannot encode \(format.rawValue.uppercased()): \(detail)"
         case .io(let path, let detail):
             return "\(path): \(detail)"
         }

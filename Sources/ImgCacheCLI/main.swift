@@ -1,2 +1,5 @@
-import ImgCache
-print("imgcache")
+#if canImport(Glibc)
+import Glibc
+#endif
+
+exit(CommandLineTool.run(Array(CommandLine.arguments.dropFirst())))

@@ -22,7 +22,7 @@ public enum ImageDecoder {
         _ source: ImageSource, options: DecodingOptions = DecodingOptions(), onFrame: FrameHandler
     ) throws -> ImageInfo {
         try options.validate()
-        let format = try ImageFormat.sniff(source.prefix(ImageFormat.signatureLength))
+        let format = try source.sniffFormat()
         return try source.withInput { input in
             switch format {
             case .png: return try PNGDecoder.decode(input, options: options, onFrame: onFrame)

@@ -6,6 +6,11 @@ public enum ImageSource: Sendable {
     case data(Data)
     case file(path: String)
 
+    /// The format, from the magic bytes at the start (see `ImageFormat.sniff`).
+    public func sniffFormat() throws -> ImageFormat {
+        try ImageFormat.sniff(prefix(ImageFormat.signatureLength))
+    }
+
     /// The first bytes, enough to sniff the format.
     func prefix(_ count: Int) throws -> [UInt8] {
         switch self {

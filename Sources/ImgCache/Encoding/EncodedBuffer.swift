@@ -12,7 +12,7 @@ enum EncodedBuffer {
         guard status == 0, let buffer else {
             free(buffer)
             let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            throw ImgCacheError.invalidArgument("cannot encode \(format.rawValue.uppercased()): \(text)")
+            throw ImgCacheError.encodingFailed(format: format, detail: text)
         }
         return Data(bytesNoCopy: buffer, count: count, deallocator: .free)
     }

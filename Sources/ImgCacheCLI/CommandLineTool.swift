@@ -1,0 +1,66 @@
+import Foundation
+import ImgCache
+
+/// Dispatches `imgcache <verb> ...` to its command and turns errors into one line and an exit code.
+enum CommandLineTool {
+    /// The version `imgcache --version` prints.
+    static let version = "0.1.0"
+
+    static let commands: [any Command.Type] = [DecodeCommand.self]
+
+    static var generalHelp: String {
+        let verbs = commands.map { "  \($0.name.padding(toLength: 10, withPad: " ", startingAt: 0))\($0.summary)" }
+        return """
+            imgcache \(version): prepares images for small, memory-capped surfaces such as widgets.
+
+            Usage: imgcache <verb> [options]
+
+            Verbs:
+            \(verbs.joined(separator: "\n"))
+
+            Run 'imgcache <verb> --help' for a verb's options.
+            Exit codes: 0 success, 1 unexpected failure, 2 bad command line, 3 unsupported format,
+            4 corrupt image, 5 image over a pixel limit, 6 file read or write error.
+            """
+    }
+
+    /// Runs the command line (without the program name) and returns the exit code.
+    static func run(_ words: [String]) -> Int32 {
+        guard let verb = words.first else {
+            printError(generalHelp)
+            return ExitStatus.usage.rawValue
+        }
+        switch verb {
+        case "--help", "-h", "help":
+            print(generalHelp)
+            return ExitStatus.success.rawValue
+        case "--version":
+            print("imgcache \(version)")
+            return ExitStatus.success.rawValue
+        default:
+            break
+        }
+        guard let command = commands.first(where: { $0.name == verb }) else {
+            printError("imgcache: unknown verb '\(verb)'; run 'imgcache --help'")
+            return ExitStatus.usage.rawValue
+        }
+        var arguments = ArgumentList(Array(words.dropFirst()))
+        if arguments.flag("--help", "-h") {
+            print(command.help)
+            return ExitStatus.success.rawValue
+        }
+        do {
+            try command.run(&arguments)
+            return ExitStatus.success.rawValue
+        } catch {
+            let (status, message) = ExitStatus.describing(error)
+            printError("imgcache \(verb): \(message)")
+            return status.rawValue
+        }
+    }
+
+    /// Writes one line to standard error.
+    static func printError(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+}

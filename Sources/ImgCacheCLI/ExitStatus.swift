@@ -1,0 +1,37 @@
+import ImgCache
+
+/// The documented exit codes of `imgcache`.
+enum ExitStatus: Int32 {
+    case success = 0
+    /// An unexpected failure.
+    case failure = 1
+    /// The command line does not fit the verb's usage.
+    case usage = 2
+    /// The input is not JPEG, PNG or GIF.
+    case unsupportedFormat = 3
+    /// The input is a damaged or truncated image.
+    case corruptImage = 4
+    /// The image is over a pixel limit.
+    case overLimit = 5
+    /// A file could not be read or written.
+    case io = 6
+
+    /// The exit status and the one-line message for an error.
+    static func describing(_ error: Error) -> (status: ExitStatus, message: String) {
+        switch error {
+        case let error as UsageError:
+            return (.usage, error.description)
+        case let error as ImgCacheError:
+            switch error {
+            case .unsupportedFormat: return (.unsupportedFormat, error.description)
+            case .corruptImage: return (.corruptImage, error.description)
+            case .dimensionsOverLimit: return (.overLimit, error.description)
+            case .invalidArgument: return (.usage, error.description)
+            case .io: return (.io, error.description)
+            case .encodingFailed: return (.failure, error.description)
+            }
+        default:
+            return (.failure, "\(error)")
+        }
+    }
+}
