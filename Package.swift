@@ -20,7 +20,9 @@ let package = Package(
             path: "Sources/ImgCache"
         ),
         .executableTarget(name: "ImgCacheCLI", dependencies: ["ImgCache"], path: "Sources/ImgCacheCLI"),
+        .executableTarget(name: "make-sample-media", dependencies: ["ImgCache"], path: "Samples/MakeMedia"),
         .testTarget(name: "ImgCacheTests", dependencies: ["ImgCache"], path: "Tests/ImgCacheTests"),
+        .testTarget(name: "CLITests", dependencies: ["ImgCacheCLI", "ImgCache"], path: "Tests/CLITests"),
         .testTarget(name: "ConformanceTests", dependencies: ["ImgCache"], path: "Tests/ConformanceTests"),
     ],
     swiftLanguageModes: [.v6]

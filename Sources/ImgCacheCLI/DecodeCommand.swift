@@ -36,8 +36,8 @@ enum DecodeCommand: Command {
         let input = try arguments.positionals(1, usage: "imgcache decode FILE --size WxH")[0]
         let source = ImageSource.file(path: input)
 
-        let inputFormat = try source.sniffFormat()
-        let outputFormat = try outputPath.map(formatForOutput) ?? (inputFormat == .gif ? .gif : .png)
+        let requestedFormat = try outputPath.map(formatForOutput)
+        let outputFormat = try requestedFormat ?? (source.sniffFormat() == .gif ? .gif : .png)
         if outputFormat != .gif { options.maxFrames = 1 }
         let writer = try OutputWriter(format: outputFormat, jpegQuality: quality)
         let info = try ImageDecoder.decode(source, options: options) { frame, info in

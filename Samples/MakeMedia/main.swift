@@ -1,0 +1,82 @@
+// Draws the sample media from code, so the repository holds no third-party images:
+//   harbour.jpg  3000x2000 photo-like scene (sky, sea, hills, boats, film grain), JPEG quality 90
+//   badge.png    640x640 translucent badge (soft shadow, alpha gradient), RGBA PNG
+// Run: swift run make-sample-media [OUTPUT_FOLDER]   (default Samples/media)
+// The output is the same on every run: the grain comes from a fixed-seed generator.
+import Foundation
+import ImgCache
+
+let folder = URL(fileURLWithPath: CommandLine.arguments.dropFirst().first ?? "Samples/media")
+try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+
+/// A small reproducible pseudo-random generator (SplitMix64).
+struct Grain {
+    var state: UInt64
+    mutating func next() -> Int {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return Int((z ^ (z >> 31)) % 17) - 8
+    }
+}
+
+func clamp(_ value: Double) -> UInt8 { UInt8(max(0, min(255, value.rounded()))) }
+
+func harbour(width: Int, height: Int) throws -> Bitmap {
+    var pixels = [UInt8](repeating: 255, count: width * height * 4)
+    var grain = Grain(state: 2026)
+    let horizon = Double(height) * 0.55
+    for y in 0..<height {
+        let v = Double(y) / Double(height)
+        for x in 0..<width {
+            let u = Double(x) / Double(width)
+            let hill = horizon - Double(height) * (0.08 + 0.06 * sin(u * 9) + 0.03 * sin(u * 23 + 1))
+            var r: Double, g: Double, b: Double
+            if Double(y) < hill {
+                r = 90 + 120 * v; g = 150 + 80 * v; b = 235 - 20 * v // sky
+                let sun = hypot(u - 0.72, (v - 0.18) * 1.5)
+                if sun < 0.05 { r = 255; g = 236; b = 170 } else if sun < 0.12 { r += 60 * (0.12 - sun) / 0.07; g += 40 * (0.12 - sun) / 0.07 }
+            } else if Double(y) < horizon {
+                r = 60 + 30 * sin(u * 40); g = 110 + 20 * v; b = 70 // hills
+            } else {
+                let wave = sin(Double(x) / 9 + Double(y) / 3) * 10
+                r = 20 + 30 * v + wave; g = 70 + 40 * v + wave; b = 120 + 50 * v + wave // sea
+            }
+            for boat in 0..<7 {
+                let bx = 0.1 + Double(boat) * 0.12, by = 0.62 + Double(boat % 3) * 0.08
+                if abs(u - bx) < 0.03 - (v - by) * 0.3 && v > by && v < by + 0.025 { r = 200; g = 40 + Double(boat) * 25; b = 30 }
+                if abs(u - bx) < 0.002 && v > by - 0.08 && v <= by { r = 80; g = 60; b = 50 }
+                if u > bx && u < bx + 0.025 * (by - v) / 0.08 && v > by - 0.075 && v < by - 0.005 { r = 245; g = 245; b = 240 }
+            }
+            let n = Double(grain.next())
+            let i = (y * width + x) * 4
+            pixels[i] = clamp(r + n); pixels[i + 1] = clamp(g + n); pixels[i + 2] = clamp(b + n)
+        }
+    }
+    return try Bitmap(size: PixelSize(width: width, height: height), pixels: pixels)
+}
+
+func badge(side: Int) throws -> Bitmap {
+    var pixels = [UInt8](repeating: 0, count: side * side * 4)
+    let centre = Double(side) / 2
+    for y in 0..<side {
+        for x in 0..<side {
+            let dx = Double(x) - centre, dy = Double(y) - centre
+            let distance = hypot(dx, dy) / centre
+            let i = (y * side + x) * 4
+            if distance < 0.8 {
+                let angle = atan2(dy, dx)
+                pixels[i] = clamp(128 + 127 * cos(angle)); pixels[i + 1] = clamp(128 + 127 * sin(angle))
+                pixels[i + 2] = clamp(255 * (1 - distance)); pixels[i + 3] = clamp(255 * (1 - 0.6 * distance))
+            } else if distance < 0.95 {
+                pixels[i + 3] = clamp(120 * (0.95 - distance) / 0.15) // soft shadow
+            }
+        }
+    }
+    return try Bitmap(size: PixelSize(width: side, height: side), pixels: pixels)
+}
+
+try JPEGEncoder.encode(harbour(width: 3000, height: 2000), quality: 90).write(to: folder.appendingPathComponent("harbour.jpg"))
+try PNGEncoder.encode(badge(side: 640)).write(to: folder.appendingPathComponent("badge.png"))
+print("wrote harbour.jpg and badge.png to \(folder.path)")

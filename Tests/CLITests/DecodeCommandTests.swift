@@ -1,0 +1,86 @@
+import Foundation
+import XCTest
+import ImgCache
+
+final class DecodeCommandTests: XCTestCase {
+    func testDecodeWritesThePixelExactFitSizeAndReportsIt() throws {
+        let folder = try CLIRunner.temporaryFolder()
+        let output = folder.appendingPathComponent("harbour.png").path
+        let result = try CLIRunner.run([
+            "decode", CLIRunner.media.appendingPathComponent("harbour.jpg").path, "--size", "1014x474", "-o", output,
+        ])
+        XCTAssertEqual(result.status, 0, result.errors)
+        XCTAssertTrue(result.output.contains("711x474 PNG, 1 frame"), result.output)
+        let written = try ImageDecoder.decode(.file(path: output))
+        XCTAssertEqual(written.info.format, .png)
+        XCTAssertEqual(written.size, PixelSize(width: 711, height: 474))
+    }
+
+    func testCropModeWritesExactlyTheTargetAsJPEG() throws {
+        let folder = try CLIRunner.temporaryFolder()
+        let result = try CLIRunner.run([
+            "decode", CLIRunner.media.appendingPathComponent("harbour.jpg").path, "--size", "510x510", "--mode", "crop",
+            "-o", "square.jpg",
+        ], in: folder)
+        XCTAssertEqual(result.status, 0, result.errors)
+        let written = try ImageDecoder.decode(.file(path: folder.appendingPathComponent("square.jpg").path))
+        XCTAssertEqual(written.info.format, .jpeg)
+        XCTAssertEqual(written.size, PixelSize(width: 510, height: 510))
+    }
+
+    func testDefaultOutputNameCarriesTheSizeAndKeepsAlphaAsPNG() throws {
+        let folder = try CLIRunner.temporaryFolder()
+        let result = try CLIRunner.run(
+            ["decode", CLIRunner.media.appendingPathComponent("badge.png").path, "--size", "100x100"], in: folder)
+        XCTAssertEqual(result.status, 0, result.errors)
+        let written = try ImageDecoder.decode(.file(path: folder.appendingPathComponent("badge.100x100.png").path))
+        XCTAssertEqual(written.size, PixelSize(width: 100, height: 100))
+        XCTAssertFalse(written.frames[0].bitmap.isOpaque)
+    }
+
+    func testErrorsGiveOneLineOnStandardErrorAndTheDocumentedExitCode() throws {
+        let folder = try CLIRunner.temporaryFolder()
+        let text = folder.appendingPathComponent("notes.jpg")
+        try Data("hello".utf8).write(to: text)
+        let truncated = folder.appendingPathComponent("cut.jpg")
+        let jpeg = try Data(contentsOf: CLIRunner.media.appendingPathComponent("harbour.jpg"))
+        try jpeg.prefix(jpeg.count / 3).write(to: truncated)
+
+        let cases: [(arguments: [String], status: Int32, message: String)] = [
+            (["decode", text.path, "--size", "10x10"], 3, "unsupported format"),
+            (["decode", truncated.path, "--size", "10x10", "-o", "x.png"], 4, "truncated"),
+            (["decode", folder.appendingPathComponent("missing.png").path, "--size", "10x10"], 6, "no such file"),
+            (["decode", text.path], 2, "--size WxH is required"),
+            (["decode", text.path, "--size", "ten"], 2, "--size expects"),
+            (["decode", text.path, "--size", "10x10", "--bogus"], 2, "unknown option --bogus"),
+            (["decode", text.path, "--size", "10x10", "-o", "out.bmp"], 2, "output format"),
+            (["frobnicate"], 2, "unknown verb"),
+        ]
+        for testCase in cases {
+            let result = try CLIRunner.run(testCase.arguments, in: folder)
+            XCTAssertEqual(result.status, testCase.status, "\(testCase.arguments): \(result.errors)")
+            XCTAssertTrue(result.errors.contains(testCase.message), "\(testCase.arguments): \(result.errors)")
+            XCTAssertEqual(result.errors.split(separator: "\n").count, 1, result.errors)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("x.png").path))
+    }
+
+    func testTruncatedInputDecodesWhenAccepted() throws {
+        let folder = try CLIRunner.temporaryFolder()
+        let truncated = folder.appendingPathComponent("cut.jpg")
+        let jpeg = try Data(contentsOf: CLIRunner.media.appendingPathComponent("harbour.jpg"))
+        try jpeg.prefix(jpeg.count / 2).write(to: truncated)
+        let result = try CLIRunner.run(["decode", truncated.path, "--size", "300x300", "--accept-truncated", "-o", "cut.png"], in: folder)
+        XCTAssertEqual(result.status, 0, result.errors)
+        XCTAssertTrue(result.output.contains("truncated"), result.output)
+    }
+
+    func testHelpAndVersion() throws {
+        let help = try CLIRunner.run(["decode", "--help"])
+        XCTAssertEqual(help.status, 0)
+        XCTAssertTrue(help.output.contains("--max-frames N"))
+        let version = try CLIRunner.run(["--version"])
+        XCTAssertEqual(version.status, 0)
+        XCTAssertTrue(version.output.hasPrefix("imgcache "))
+    }
+}
