@@ -1,0 +1,45 @@
+import Foundation
+import XCTest
+@testable import ImgCache
+
+final class EncoderTests: XCTestCase {
+    func testPNGIsRGBWhenOpaqueAndRGBAOtherwiseAndRoundTripsExactly() throws {
+        for translucent in [false, true] {
+            let bitmap = TestImages.scene(width: 64, height: 48, translucent: translucent)
+            let data = try PNGEncoder.encode(bitmap)
+            // IHDR colour type sits at byte 25: 2 = RGB, 6 = RGBA.
+            XCTAssertEqual(data[25], translucent ? 6 : 2)
+            XCTAssertEqual(try ImageDecoder.decode(.data(data)).frames[0].bitmap, bitmap)
+        }
+    }
+
+    func testJPEGQualityTradesSizeForFidelity() throws {
+        var smooth = [UInt8]()
+        for y in 0..<192 { for x in 0..<256 { smooth += [UInt8(x), UInt8(y), UInt8((x + y) / 2), 255] } }
+        let bitmap = try Bitmap(size: PixelSize(width: 256, height: 192), pixels: smooth)
+        let low = try JPEGEncoder.encode(bitmap, quality: 30)
+        let high = try JPEGEncoder.encode(bitmap, quality: 95)
+        XCTAssertLessThan(low.count, high.count)
+        let lowPSNR = psnr(try ImageDecoder.decode(.data(low)).frames[0].bitmap.pixels, bitmap.pixels)
+        let highPSNR = psnr(try ImageDecoder.decode(.data(high)).frames[0].bitmap.pixels, bitmap.pixels)
+        XCTAssertGreaterThan(highPSNR, lowPSNR + 3)
+        XCTAssertGreaterThan(highPSNR, 40)
+    }
+
+    func testJPEGFlattensTranslucentPixelsOverTheBackground() throws {
+        let half = try Bitmap(size: PixelSize(width: 16, height: 16), pixels: [UInt8](repeating: 0, count: 16 * 16 * 4))
+        let decoded = try ImageDecoder.decode(.data(JPEGEncoder.encode(half, quality: 100, background: (0, 0, 255))))
+        let pixel = Array(decoded.frames[0].bitmap.pixels[0..<4])
+        XCTAssertLessThanOrEqual(abs(Int(pixel[0]) - 0), 2)
+        XCTAssertGreaterThanOrEqual(pixel[2], 252)
+        XCTAssertEqual(pixel[3], 255)
+    }
+
+    func testOutOfRangeSettingsAreRejected() {
+        let bitmap = TestImages.scene(width: 4, height: 4)
+        XCTAssertThrowsError(try JPEGEncoder.encode(bitmap, quality: 0)) {
+            XCTAssertEqual($0 as? ImgCacheError, .invalidArgument("JPEG quality 0 is not in 1...100"))
+        }
+        XCTAssertThrowsError(try PNGEncoder.encode(bitmap, compressionLevel: 10))
+    }
+}
