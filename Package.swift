@@ -21,6 +21,7 @@ let package = Package(
         ),
         .executableTarget(name: "ImgCacheCLI", dependencies: ["ImgCache"], path: "Sources/ImgCacheCLI"),
         .executableTarget(name: "make-sample-media", dependencies: ["ImgCache"], path: "Samples/MakeMedia"),
+        .executableTarget(name: "imgcache-bench", dependencies: ["ImgCache"], path: "Benchmarks/ImgCacheBench"),
         .testTarget(name: "ImgCacheTests", dependencies: ["ImgCache"], path: "Tests/ImgCacheTests"),
         .testTarget(name: "CLITests", dependencies: ["ImgCacheCLI", "ImgCache"], path: "Tests/CLITests"),
         .testTarget(name: "ConformanceTests", dependencies: ["ImgCache"], path: "Tests/ConformanceTests"),

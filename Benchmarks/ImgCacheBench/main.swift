@@ -1,0 +1,77 @@
+// imgcache-bench: named scenarios over the benchmark corpus (Benchmarks/make-corpus.py).
+//
+//   imgcache-bench [--corpus DIR] [--runs N] [NAME-SUBSTRING...]
+//
+// Each scenario runs in a child process of its own (so its peak RSS is its own): one warm-up run,
+// then N measured runs (default 9). Prints a markdown table: median and p95 wall time, and the
+// child's peak resident set size. Build with `swift build -c release` for meaningful figures.
+import Foundation
+import ImgCache
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+
+func option(_ name: String) -> String? {
+    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
+    return arguments[index + 1]
+}
+
+let corpus = option("--corpus") ?? ProcessInfo.processInfo.environment["IMGCACHE_BENCH_DIR"]
+    ?? ((ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp") + "/imgcache-bench")
+let runs = max(1, Int(option("--runs") ?? "") ?? 9)
+
+if let childName = option("--child") {
+    // In the child: run one scenario and print "median p95 peakKB".
+    guard let scenario = Scenario.all.first(where: { $0.name == childName }) else { exit(2) }
+    let path = corpus + "/" + scenario.input
+    do {
+        try scenario.run(path)
+        var times: [Double] = []
+        for _ in 0..<runs {
+            let start = DispatchTime.now().uptimeNanoseconds
+            try scenario.run(path)
+            times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+        }
+        times.sort()
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        let p95 = times[min(times.count - 1, Int((Double(times.count) * 0.95).rounded(.up)) - 1)]
+        print(times[times.count / 2], p95, usage.ru_maxrss)
+    } catch {
+        FileHandle.standardError.write(Data("\(scenario.name): \(error)\n".utf8))
+        exit(1)
+    }
+    exit(0)
+}
+
+let filters = arguments.enumerated().filter { index, word in
+    !word.hasPrefix("--") && (index == 0 || !arguments[index - 1].hasPrefix("--"))
+}.map(\.element)
+let selected = Scenario.all.filter { scenario in filters.isEmpty || filters.contains { scenario.name.contains($0) } }
+
+print("corpus: \(corpus), \(runs) runs each after a warm-up\n")
+print("| scenario | median ms | p95 ms | peak RSS MB |")
+print("|---|---:|---:|---:|")
+var failed = false
+for scenario in selected {
+    guard FileManager.default.fileExists(atPath: corpus + "/" + scenario.input) else {
+        print("| \(scenario.name) | missing \(scenario.input): run Benchmarks/make-corpus.py | | |")
+        failed = true
+        continue
+    }
+    let child = Process()
+    child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+    child.arguments = ["--child", scenario.name, "--corpus", corpus, "--runs", "\(runs)"]
+    let output = Pipe()
+    child.standardOutput = output
+    try child.run()
+    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    child.waitUntilExit()
+    let fields = text.split(separator: " ").compactMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+    guard child.terminationStatus == 0, fields.count == 3 else {
+        print("| \(scenario.name) | failed | | |")
+        failed = true
+        continue
+    }
+    print(String(format: "| %@ | %.1f | %.1f | %.1f |", scenario.name, fields[0], fields[1], fields[2] / 1024))
+}
+exit(failed ? 1 : 0)
