@@ -12,6 +12,8 @@ public enum ImgCacheError: Error, Sendable, Equatable, CustomStringConvertible {
     case encodingFailed(format: ImageFormat, detail: String)
     /// A file could not be read or written.
     case io(path: String, detail: String)
+    /// The cache index (SQLite database at `path`) failed after its retries.
+    case cacheIndex(path: String, detail: String)
 
     public var description: String {
         switch self {
@@ -27,6 +29,8 @@ public enum ImgCacheError: Error, Sendable, Equatable, CustomStringConvertible {
             return "cannot encode \(format.rawValue.uppercased()): \(detail)"
         case .io(let path, let detail):
             return "\(path): \(detail)"
+        case .cacheIndex(let path, let detail):
+            return "cache index \(path): \(detail)"
         }
     }
 }

@@ -15,6 +15,8 @@ enum ExitStatus: Int32 {
     case overLimit = 5
     /// A file could not be read or written.
     case io = 6
+    /// The cache index failed.
+    case cache = 7
 
     /// The exit status and the one-line message for an error.
     static func describing(_ error: Error) -> (status: ExitStatus, message: String) {
@@ -29,6 +31,7 @@ enum ExitStatus: Int32 {
             case .invalidArgument: return (.usage, error.description)
             case .io: return (.io, error.description)
             case .encodingFailed: return (.failure, error.description)
+            case .cacheIndex: return (.cache, error.description)
             }
         default:
             return (.failure, "\(error)")
