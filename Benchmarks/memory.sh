@@ -138,7 +138,7 @@ run_case baseline - "$imgcache" --version
 run_case jpeg-24mp "$work/out.png" "$imgcache" decode "$bench_dir/$photo" --size 1014x474 -o "$work/out.png"
 run_case gif-8-of-300 "$work/out.gif" "$imgcache" decode "$bench_dir/$anim" --size 510x510 --max-frames 8 -o "$work/out.gif"
 
-version=$("$imgcache" --version 2>/dev/null | head -n 1 || true)
+version=$("$imgcache" --version 2>/dev/null | sed -n 1p || true)
 commit=$(git -C "$root" describe --always --dirty 2>/dev/null || echo unknown)
 size_mb() { awk -v b="$(stat -c %s "$1")" 'BEGIN { printf "%.1f", b / 1e6 }'; }
 
