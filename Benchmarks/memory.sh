@@ -147,7 +147,7 @@ echo
 echo "- imgcache: ${version:-?} (commit $commit), $imgcache"
 echo "- machine: $(nproc) cores, $(uname -sm), $(date -u +%Y-%m-%dT%H:%MZ)"
 echo "- corpus: $bench_dir ($photo $(size_mb "$bench_dir/$photo") MB, $anim $(size_mb "$bench_dir/$anim") MB)"
-echo "- peak RSS = \"Maximum resident set size\" of /usr/bin/time -v, median of $runs runs; 1 MiB = 1024 KiB"
+echo "- peak RSS = \"Maximum resident set size\" of /usr/bin/time -v, median of $runs run(s); 1 MiB = 1024 KiB"
 echo "- limit: at most $limit_mb MiB over the baseline$([ "$report_only" = 1 ] && echo " (report only: not enforced)")"
 echo
 echo "| case | command | peak RSS (MiB) | runs (MiB) | over baseline (MiB) | wall (s) | output | within limit |"
