@@ -42,8 +42,10 @@ imgcache=${IMGCACHE:-$root/.build/release/imgcache}  # IMGCACHE=... measures ano
 gnu_time=/usr/bin/time
 python=${PYTHON:-python3}
 
-[ -x "$gnu_time" ] && "$gnu_time" --version >/dev/null 2>&1 \
-  || { echo "memory.sh: needs GNU time at $gnu_time (apt-get install time, or make setup)" >&2; exit 2; }
+if ! { [ -x "$gnu_time" ] && "$gnu_time" --version >/dev/null 2>&1; }; then
+  echo "memory.sh: needs GNU time at $gnu_time (apt-get install time, or make setup)" >&2
+  exit 2
+fi
 
 if [ "$build" = 1 ]; then
   echo "memory.sh: building the release CLI" >&2
@@ -51,8 +53,8 @@ if [ "$build" = 1 ]; then
 fi
 [ -x "$imgcache" ] || { echo "memory.sh: $imgcache is missing; build it or set IMGCACHE" >&2; exit 2; }
 
-photo=photo-6000x4000.jpg
-anim=anim-800x600x300.gif
+photo="photo-6000x4000.jpg"
+anim="anim-800x600x300.gif"
 "$python" Benchmarks/make-corpus.py "$bench_dir" --only "$photo" --only "$anim" >&2
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/imgcache-memory.XXXXXX")
