@@ -65,7 +65,7 @@ setup:
 	  if $(PYTHON) -c 'import os, sys, sysconfig; sys.exit(sys.prefix != sys.base_prefix or not os.path.exists(os.path.join(sysconfig.get_path("stdlib"), "EXTERNALLY-MANAGED")))'; then \
 	    flags="--break-system-packages"; \
 	  fi; \
-	  if ! $(PYTHON) -m pip install --quiet --disable-pip-version-check $$flags pillow \
+	  if ! PIP_ROOT_USER_ACTION=ignore $(PYTHON) -m pip install --quiet --disable-pip-version-check $$flags pillow \
 	     && [ "$$(command -v $(PYTHON))" = /usr/bin/python3 ]; then \
 	    echo "setup: pip failed; trying Debian's python3-pil"; \
 	    $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y python3-pil || true; \
