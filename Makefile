@@ -26,7 +26,7 @@ SUDO := $(shell [ "$$(id -u)" -eq 0 ] || command -v sudo 2>/dev/null)
 APT_PACKAGES := libgif-dev libpng-dev libjpeg-dev libsqlite3-dev libssl-dev pkg-config nginx \
 	python3 python3-pip libjpeg-turbo-progs imagemagick gifsicle libvips-tools hyperfine time
 
-IMGCACHE := .build/release/imgcache
+IMGCACHE_BIN ?= .build/release/imgcache
 DEMO_SIZE ?= 1014x474
 BENCH_FLAGS ?=
 
@@ -89,10 +89,10 @@ demo: setup release
 	  [ -f "$$f" ] || { echo "demo: $$f is missing" >&2; exit 1; }; \
 	done
 	@mkdir -p out
-	$(IMGCACHE) decode Samples/media/harbour.jpg --size $(DEMO_SIZE) -o out/harbour.png
-	$(IMGCACHE) info out/harbour.png
-	$(IMGCACHE) decode Samples/media/spinner.gif --size $(DEMO_SIZE) -o out/spinner.gif
-	$(IMGCACHE) info out/spinner.gif
+	$(IMGCACHE_BIN) decode Samples/media/harbour.jpg --size $(DEMO_SIZE) -o out/harbour.png
+	$(IMGCACHE_BIN) info out/harbour.png
+	$(IMGCACHE_BIN) decode Samples/media/spinner.gif --size $(DEMO_SIZE) -o out/spinner.gif
+	$(IMGCACHE_BIN) info out/spinner.gif
 
 bench-corpus: setup
 	$(PYTHON) Benchmarks/make-corpus.py
