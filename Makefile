@@ -1,0 +1,104 @@
+# imgcache: build, test, demo and benchmark entry points (GNU make).
+#
+#   make demo     install what is missing, build release, shrink the sample images, show the results
+#   make test     install what is missing, build and run every test
+#
+# `make help` lists the rest. Everything runs from a clean clone on Debian 12 with Swift 6
+# (found on PATH, or at /opt/swift). `setup` needs root or sudo only when a package is missing.
+
+SHELL := /bin/bash
+.SHELLFLAGS := -euo pipefail -c
+.DEFAULT_GOAL := build
+# Targets run one after another even under -j: setup must finish before any build starts.
+.NOTPARALLEL:
+
+# Swift is normally on PATH; fall back to the toolchain's usual home.
+ifeq ($(shell command -v swift 2>/dev/null),)
+export PATH := /opt/swift/usr/bin:$(PATH)
+endif
+
+SWIFT ?= swift
+PYTHON ?= python3
+SUDO := $(shell [ "$$(id -u)" -eq 0 ] || command -v sudo 2>/dev/null)
+
+# Debian packages: the C libraries the package links, and the tools the samples, conformance
+# checks and benchmarks use. .ci/run installs the same list.
+APT_PACKAGES := libgif-dev libpng-dev libjpeg-dev libsqlite3-dev libssl-dev pkg-config nginx \
+	python3 python3-pip libjpeg-turbo-progs imagemagick gifsicle libvips-tools hyperfine time
+
+IMGCACHE_BIN ?= .build/release/imgcache
+DEMO_SIZE ?= 1014x474
+BENCH_FLAGS ?=
+
+.PHONY: all help setup build release test demo bench-corpus bench-memory clean
+
+all: build
+
+help:
+	@echo "make setup         install the missing Debian packages and Pillow (skips apt-get when nothing is missing)"
+	@echo "make build         debug build"
+	@echo "make release       release build (.build/release/imgcache)"
+	@echo "make test          setup, build the tests, run them (conformance tests read \$$IMGCACHE_CORPUS or ../shared/corpus)"
+	@echo "make demo          setup, release build, decode Samples/media/harbour.jpg and spinner.gif to $(DEMO_SIZE) into out/"
+	@echo "make bench-corpus  write the benchmark corpus to \$$IMGCACHE_BENCH_DIR (default \$${TMPDIR:-/tmp}/imgcache-bench)"
+	@echo "make bench-memory  peak-RSS benchmark (Benchmarks/memory.sh; pass options as BENCH_FLAGS=--report-only)"
+	@echo "make clean         remove .build and out"
+
+setup:
+	@command -v $(SWIFT) >/dev/null || { echo "setup: Swift 6 is required (not on PATH, nor in /opt/swift/usr/bin)" >&2; exit 1; }
+	@if ! command -v dpkg-query >/dev/null; then \
+	  echo "setup: not a Debian system; make sure these (or their equivalents) are installed: $(APT_PACKAGES)" >&2; \
+	else \
+	  missing=""; \
+	  for p in $(APT_PACKAGES); do \
+	    dpkg-query -W -f='$${db:Status-Status}\n' "$$p" 2>/dev/null | grep -qx installed || missing="$$missing $$p"; \
+	  done; \
+	  if [ -n "$$missing" ]; then \
+	    echo "setup: installing$$missing"; \
+	    $(SUDO) apt-get update; \
+	    $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y $$missing; \
+	  fi; \
+	fi
+	@if ! $(PYTHON) -c 'import PIL' 2>/dev/null; then \
+	  echo "setup: installing Pillow for $$(command -v $(PYTHON))"; \
+	  flags=""; \
+	  if $(PYTHON) -c 'import os, sys, sysconfig; sys.exit(sys.prefix != sys.base_prefix or not os.path.exists(os.path.join(sysconfig.get_path("stdlib"), "EXTERNALLY-MANAGED")))'; then \
+	    flags="--break-system-packages"; \
+	  fi; \
+	  if ! PIP_ROOT_USER_ACTION=ignore $(PYTHON) -m pip install --quiet --disable-pip-version-check $$flags pillow \
+	     && [ "$$(command -v $(PYTHON))" = /usr/bin/python3 ]; then \
+	    echo "setup: pip failed; trying Debian's python3-pil"; \
+	    $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y python3-pil || true; \
+	  fi; \
+	  $(PYTHON) -c 'import PIL' || { echo "setup: could not install Pillow for $(PYTHON)" >&2; exit 1; }; \
+	fi
+	@echo "setup: Swift, the Debian packages and Pillow are installed"
+
+build:
+	$(SWIFT) build
+
+release:
+	$(SWIFT) build -c release
+
+test: setup
+	$(SWIFT) build --build-tests
+	$(SWIFT) test
+
+demo: setup release
+	@for f in Samples/media/harbour.jpg Samples/media/spinner.gif; do \
+	  [ -f "$$f" ] || { echo "demo: $$f is missing" >&2; exit 1; }; \
+	done
+	@mkdir -p out
+	$(IMGCACHE_BIN) decode Samples/media/harbour.jpg --size $(DEMO_SIZE) -o out/harbour.png
+	$(IMGCACHE_BIN) info out/harbour.png
+	$(IMGCACHE_BIN) decode Samples/media/spinner.gif --size $(DEMO_SIZE) -o out/spinner.gif
+	$(IMGCACHE_BIN) info out/spinner.gif
+
+bench-corpus: setup
+	$(PYTHON) Benchmarks/make-corpus.py
+
+bench-memory: setup
+	Benchmarks/memory.sh $(BENCH_FLAGS)
+
+clean:
+	rm -rf .build out
