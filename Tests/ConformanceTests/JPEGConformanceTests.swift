@@ -404,7 +404,7 @@ enum CleanOutcome {
     }
 
     /// Decodes every matching file in `folder` by default and with `acceptsTruncatedData`, failing
-    /// the test on an untyped error.
+    /// the test on an untyped error, and prints each refusal.
     static func check(folder: URL, suffixes: [String]) throws -> Tally {
         var tally = Tally()
         let files = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
@@ -414,7 +414,12 @@ enum CleanOutcome {
                 let outcome = decode(.file(path: file.path), options: options)
                 XCTAssertTrue(outcome.isClean, "\(file.lastPathComponent): \(outcome)")
                 guard !options.acceptsTruncatedData else { continue }
-                if case .decoded = outcome { tally.decoded += 1 } else { tally.refused += 1 }
+                if case .refused(let error) = outcome {
+                    tally.refused += 1
+                    print("[conformance]   refused \(folder.lastPathComponent)/\(file.lastPathComponent): \(error)")
+                } else {
+                    tally.decoded += 1
+                }
             }
         }
         return tally
