@@ -97,9 +97,11 @@ int imgjpeg_data_ended_early(const imgjpeg_decoder *decoder) { return decoder->e
 int imgjpeg_coefficients_incomplete(const imgjpeg_decoder *decoder) {
     const struct jpeg_decompress_struct *cinfo = &decoder->cinfo;
     if (!cinfo->progressive_mode || !cinfo->coef_bits) return 0;
+    /* coef_bits is -1 for a coefficient no scan has sent, else the Al of its last scan. */
     for (int component = 0; component < cinfo->num_components; component++) {
-        for (int k = 0; k < DCTSIZE2; k++) {
-            if (cinfo->coef_bits[component][k] != 0) return 1;
+        if (cinfo->coef_bits[component][0] != 0) return 1;
+        for (int k = 1; k < DCTSIZE2; k++) {
+            if (cinfo->coef_bits[component][k] > 0) return 1;
         }
     }
     return 0;

@@ -56,6 +56,25 @@ final class JPEGDecoderTests: XCTestCase {
         XCTAssertTrue(decoded.info.isTruncated)
     }
 
+    /// A progressive file closed with EOI after its first scans: every scan is whole, but the
+    /// coefficients are not yet at full precision.
+    func testProgressiveFileMissingItsLastScansIsTruncated() throws {
+        var pixels = [UInt8]()
+        for y in 0..<64 { for x in 0..<64 { pixels += [UInt8(x * 4), UInt8(y * 4), 100] } }
+        let progressive = [UInt8](try TestJPEG.encode(rgb: pixels, width: 64, height: 64, progressive: true))
+        let scans = progressive.indices.dropLast().filter { progressive[$0] == 0xFF && progressive[$0 + 1] == 0xDA }
+        XCTAssertEqual(scans.count, 10, "libjpeg's standard script for YCbCr")
+        let cut = Data(progressive[..<scans[4]] + [0xFF, 0xD9])
+        XCTAssertThrowsError(try ImageDecoder.decode(.data(cut))) { error in
+            XCTAssertEqual(error as? ImgCacheError, .corruptImage(
+                format: .jpeg, detail: "progressive scans stop before the image is complete (truncated file)"))
+        }
+        let decoded = try ImageDecoder.decode(.data(cut), options: DecodingOptions(acceptsTruncatedData: true))
+        XCTAssertTrue(decoded.info.isTruncated)
+        let complete = try ImageDecoder.decode(.data(Data(progressive)), options: DecodingOptions(acceptsTruncatedData: true))
+        XCTAssertFalse(complete.info.isTruncated)
+    }
+
     func testCompleteFileIsNotFlaggedTruncated() throws {
         let decoded = try ImageDecoder.decode(.data(Self.gradient), options: DecodingOptions(acceptsTruncatedData: true))
         XCTAssertFalse(decoded.info.isTruncated)

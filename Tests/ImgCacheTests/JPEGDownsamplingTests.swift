@@ -61,12 +61,15 @@ final class JPEGDownsamplingTests: XCTestCase {
 
 /// JPEG files made in tests with the library's own encoder (`imgjpeg_encode`).
 enum TestJPEG {
-    /// Baseline 4:2:0 JPEG of `rgb` (3 bytes a pixel) or gray (`components` 1) rows.
-    static func encode(rgb pixels: [UInt8], width: Int, height: Int, components: Int = 3, quality: Int = 95) throws -> Data {
+    /// 4:2:0 JPEG of `rgb` (3 bytes a pixel) or gray (`components` 1) rows, baseline or with
+    /// libjpeg's standard progressive scan script.
+    static func encode(
+        rgb pixels: [UInt8], width: Int, height: Int, components: Int = 3, quality: Int = 95, progressive: Bool = false
+    ) throws -> Data {
         var output: UnsafeMutablePointer<UInt8>?
         var size: UInt = 0
         var message = [CChar](repeating: 0, count: 200)
-        let status = imgjpeg_encode(pixels, Int32(width), Int32(height), Int32(components), Int32(quality), 0,
+        let status = imgjpeg_encode(pixels, Int32(width), Int32(height), Int32(components), Int32(quality), progressive ? 1 : 0,
                                     &output, &size, &message, message.count)
         guard status == 0, let output else {
             throw ImgCacheError.invalidArgument(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))

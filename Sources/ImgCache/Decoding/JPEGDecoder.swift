@@ -71,6 +71,8 @@ enum JPEGDecoder {
             var pointers = (0..<reader.rowsPerRead).map { Optional(base + $0 * rowBytes) }
             while !resampler.isComplete && reader.hasMoreRows {
                 let count = try reader.readRows(&pointers)
+                // Refused as soon as the data runs out, rather than after decoding grey rows.
+                if !options.acceptsTruncatedData { try checkComplete(reader, options: options, info: &info) }
                 for index in 0..<count {
                     let row = base + index * rowBytes
                     if isCMYK { convertInvertedCMYKToRGBA(row, width: decoded.width) }
