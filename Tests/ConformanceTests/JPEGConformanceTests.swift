@@ -56,8 +56,7 @@ final class LibjpegTurboJPEGConformanceTests: XCTestCase {
         let folder = try Corpus.folder("libjpeg-turbo")
         let files = ["current/monkey12.jpg", "historical-12bit/testorig12.jpg"]
         for file in files {
-            let error = JPEGDecoding.failure(folder.appendingPathComponent(file))
-            XCTAssertEqual(error?.detail, "Unsupported JPEG data precision 12", file)
+            XCTAssertEqual(JPEGDecoding.failure(folder.appendingPathComponent(file)), "Unsupported JPEG data precision 12", file)
         }
         Corpus.report("libjpeg-turbo 12-bit", ["refused": files.count])
     }
@@ -98,7 +97,7 @@ final class JPEGDecoderReftestConformanceTests: XCTestCase {
         var refused = 0
         for group in ["1", "2"] {
             for file in try Corpus.files(in: folder.appendingPathComponent(group), suffix: ".jpg") {
-                XCTAssertEqual(JPEGDecoding.failure(file)?.detail, "Unsupported JPEG process: SOF type 0xc3", file.lastPathComponent)
+                XCTAssertEqual(JPEGDecoding.failure(file), "Unsupported JPEG process: SOF type 0xc3", file.lastPathComponent)
                 refused += 1
             }
         }
@@ -115,8 +114,24 @@ final class JPEGDecoderReftestConformanceTests: XCTestCase {
         XCTAssertEqual(try PixelDifference(decoded.frames[0].bitmap, reference).maximum, 0)
     }
 
+    /// rgb_WxH.png are rgb.jpg (500x333) scaled for the crate's scaled decodes. libjpeg-turbo's 1/8
+    /// DCT-domain decode equals rgb_63x42.png exactly; the 1/2 and 1/4 renders come from another
+    /// scaler (max diff 38 and 30, mean about 3), so only their size and mean difference are checked.
+    func testDCTScaledDecodesMatchScaledReferences() throws {
+        let folder = try Corpus.folder("jpeg-decoder/reftest")
+        for (denominator, width, height) in [(2, 250, 167), (4, 125, 84), (8, 63, 42)] {
+            let decoded = try JPEGDecoding.bitmap(folder.appendingPathComponent("rgb.jpg"),
+                                                  settings: JPEGDecoder.Settings(fixedScaleDenominator: denominator))
+            let reference = try ReferenceImage.png(folder.appendingPathComponent("rgb_\(width)x\(height).png"))
+            let difference = try PixelDifference(decoded, reference)
+            if denominator == 8 { XCTAssertEqual(difference.maximum, 0) } else { XCTAssertLessThan(difference.mean, 4) }
+        }
+        Corpus.report("jpeg-decoder reftest scaled", ["exact": 1, "same size, mean diff < 4": 2])
+    }
+
     /// jpg-cmyk-1.jpg with its Adobe marker (transform 0, plain CMYK) removed is still read as
-    /// inverted CMYK, as browsers read it, and still matches its reference.
+    /// inverted CMYK, as browsers read it, so it decodes exactly as with the marker (and within 3
+    /// of its reference, as the test above checks).
     func testCMYKWithoutAdobeMarkerDecodesLikeWithIt() throws {
         let file = try Corpus.folder("jpeg-decoder/reftest/mozilla").appendingPathComponent("jpg-cmyk-1.jpg")
         let bytes = [UInt8](try Data(contentsOf: file))
@@ -169,7 +184,7 @@ final class GoImageJPEGConformanceTests: XCTestCase {
     func testTruncatedProgressiveIsRefusedByDefaultAndMatchesGoldenWhenAccepted() throws {
         let folder = try Corpus.folder("go-image/image-testdata")
         let file = folder.appendingPathComponent("video-001.progressive.truncated.jpeg")
-        XCTAssertEqual(JPEGDecoding.failure(file)?.detail,
+        XCTAssertEqual(JPEGDecoding.failure(file),
                        "progressive scans stop before the image is complete (truncated file)")
         let decoded = try ImageDecoder.decode(.file(path: file.path), options: DecodingOptions(acceptsTruncatedData: true))
         XCTAssertTrue(decoded.info.isTruncated)
@@ -245,7 +260,8 @@ final class ImageRsJPEGConformanceTests: XCTestCase {
 /// Pillow's JPEG test images: EXIF orientation, truncation, CMYK and a set of odd files.
 final class PillowJPEGConformanceTests: XCTestCase {
     /// hopper_orientation_N.jpg turned upright equals hopper.jpg; they are recompressed, so the
-    /// mean difference is what is bounded (the maximum is printed).
+    /// mean difference over RGBA samples is what is bounded, by 10 (Pillow's own test allows 17;
+    /// hopper.jpg against any wrong turn of itself differs by 44 or more). The maximum is printed.
     func testOrientedHoppersMatchUprightHopper() throws {
         let folder = try Corpus.folder("pillow/jpeg")
         let upright = try ImageDecoder.decode(.file(path: folder.appendingPathComponent("hopper.jpg").path))
@@ -256,7 +272,7 @@ final class PillowJPEGConformanceTests: XCTestCase {
             XCTAssertEqual(decoded.info.orientation.rawValue, value)
             XCTAssertEqual(decoded.size, PixelSize(width: 128, height: 128))
             let difference = try PixelDifference(decoded.frames[0].bitmap, upright.frames[0].bitmap)
-            XCTAssertLessThan(difference.mean, 4, file.lastPathComponent)
+            XCTAssertLessThan(difference.mean, 10, file.lastPathComponent)
             largest = max(largest, difference.maximum)
         }
         Corpus.report("pillow orientation", ["matched": 7, "max diff": largest])
@@ -306,14 +322,14 @@ enum JPEGDecoding {
         return try XCTUnwrap(bitmap)
     }
 
-    /// The `corruptImage(.jpeg, detail)` a default decode of `url` fails with; nil (and a test failure
-    /// for any other error) when it decodes.
-    static func failure(_ url: URL) -> (format: ImageFormat, detail: String)? {
+    /// The detail of the `corruptImage(.jpeg, detail)` a default decode of `url` fails with; nil
+    /// (and a test failure for any other error) when it decodes.
+    static func failure(_ url: URL) -> String? {
         do {
             _ = try ImageDecoder.decode(.file(path: url.path))
             return nil
-        } catch ImgCacheError.corruptImage(let format, let detail) {
-            return (format, detail)
+        } catch ImgCacheError.corruptImage(.jpeg, let detail) {
+            return detail
         } catch {
             XCTFail("\(url.lastPathComponent): unexpected error \(error)")
             return nil
