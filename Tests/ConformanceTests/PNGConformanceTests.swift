@@ -122,8 +122,8 @@ final class LibpngPNGConformanceTests: XCTestCase {
         XCTAssertEqual(refused, 22)
     }
 
-    /// Palette indexes past the palette are a libpng warning (a benign error on read): the image
-    /// decodes, the missing entries black and opaque.
+    /// Palette indexes past the palette are a libpng warning (a benign error on read), so these
+    /// decode; the missing entries come out opaque black (see Go's invalid-palette.png below).
     func testBadPaletteFilesDecodeOrFailCleanly() throws {
         let outcome = try CleanOutcome.check(folder: Corpus.folder("libpng/testpngs/badpal"), suffixes: [".png"])
         Corpus.report("libpng badpal", outcome.counts)
