@@ -27,11 +27,21 @@ static void imgjpeg_error_exit(j_common_ptr cinfo) {
     longjmp(errors->jump, 1);
 }
 
+/* True when a warning says the compressed data stops before the image does: the file ends
+ * (JWRN_JPEG_EOF, after which libjpeg inserts a fake EOI), or a scan's data runs into EOI
+ * (JWRN_HIT_MARKER with EOI pending). Either way the rest of the image is filled in grey. */
+static int imgjpeg_warning_means_truncated(j_common_ptr cinfo) {
+    int code = cinfo->err->msg_code;
+    if (code == JWRN_JPEG_EOF) return 1;
+    return code == JWRN_HIT_MARKER && cinfo->is_decompressor &&
+           ((j_decompress_ptr)cinfo)->unread_marker == JPEG_EOI;
+}
+
 static void imgjpeg_emit_message(j_common_ptr cinfo, int level) {
     struct imgjpeg_error_manager *errors = (struct imgjpeg_error_manager *)cinfo->err;
     if (level >= 0) return; /* trace messages */
     errors->warnings += 1;
-    if (cinfo->err->msg_code == JWRN_JPEG_EOF) errors->ended_early = 1;
+    if (imgjpeg_warning_means_truncated(cinfo)) errors->ended_early = 1;
     if (errors->warnings == 1) (*cinfo->err->format_message)(cinfo, errors->message);
 }
 
@@ -83,6 +93,19 @@ struct jpeg_decompress_struct *imgjpeg_decoder_cinfo(imgjpeg_decoder *decoder) {
 const char *imgjpeg_error_message(const imgjpeg_decoder *decoder) { return decoder->errors.message; }
 int imgjpeg_warning_count(const imgjpeg_decoder *decoder) { return decoder->errors.warnings; }
 int imgjpeg_data_ended_early(const imgjpeg_decoder *decoder) { return decoder->errors.ended_early; }
+
+int imgjpeg_coefficients_incomplete(const imgjpeg_decoder *decoder) {
+    const struct jpeg_decompress_struct *cinfo = &decoder->cinfo;
+    if (!cinfo->progressive_mode || !cinfo->coef_bits) return 0;
+    /* coef_bits is -1 for a coefficient no scan has sent, else the Al of its last scan. */
+    for (int component = 0; component < cinfo->num_components; component++) {
+        if (cinfo->coef_bits[component][0] != 0) return 1;
+        for (int k = 1; k < DCTSIZE2; k++) {
+            if (cinfo->coef_bits[component][k] > 0) return 1;
+        }
+    }
+    return 0;
+}
 
 void imgjpeg_set_limits(imgjpeg_decoder *decoder, int max_scans, long max_memory) {
     decoder->max_scans = max_scans;

@@ -93,7 +93,8 @@ int imgpng_read_info(imgpng_decoder *decoder, imgpng_header *header) {
     return 0;
 }
 
-int imgpng_set_layout(imgpng_decoder *decoder, imgpng_layout layout, int *channels, size_t *row_bytes) {
+int imgpng_set_layout(imgpng_decoder *decoder, imgpng_layout layout, int *channels, size_t *row_bytes,
+                      int *passes) {
     png_structp png = decoder->png;
     png_infop info = decoder->info;
     if (setjmp(png_jmpbuf(png))) return -1;
@@ -103,7 +104,7 @@ int imgpng_set_layout(imgpng_decoder *decoder, imgpng_layout layout, int *channe
         png_set_gray_to_rgb(png);
         png_set_add_alpha(png, 0xff, PNG_FILLER_AFTER);
     }
-    png_set_interlace_handling(png);
+    *passes = png_set_interlace_handling(png);
     png_read_update_info(png, info);
     *channels = png_get_channels(png, info);
     *row_bytes = png_get_rowbytes(png, info);
@@ -113,12 +114,6 @@ int imgpng_set_layout(imgpng_decoder *decoder, imgpng_layout layout, int *channe
 int imgpng_read_row(imgpng_decoder *decoder, uint8_t *row) {
     if (setjmp(png_jmpbuf(decoder->png))) return -1;
     png_read_row(decoder->png, row, NULL);
-    return 0;
-}
-
-int imgpng_read_image(imgpng_decoder *decoder, uint8_t **rows) {
-    if (setjmp(png_jmpbuf(decoder->png))) return -1;
-    png_read_image(decoder->png, rows);
     return 0;
 }
 

@@ -18,9 +18,15 @@ void imgjpeg_decoder_destroy(imgjpeg_decoder *decoder);
 struct jpeg_decompress_struct *imgjpeg_decoder_cinfo(imgjpeg_decoder *decoder);
 const char *imgjpeg_error_message(const imgjpeg_decoder *decoder);
 
-/* Number of warnings (corrupt data libjpeg recovered from), and whether the data ended early. */
+/* Number of warnings (corrupt data libjpeg recovered from), and whether the data ended early:
+ * the file stopped (a truncated download) or a scan ran into EOI before its last block. */
 int imgjpeg_warning_count(const imgjpeg_decoder *decoder);
 int imgjpeg_data_ended_early(const imgjpeg_decoder *decoder);
+/* After imgjpeg_start: 1 when a progressive file's scans stop early, 0 otherwise. Early means a
+ * component's DC coefficient is unsent or short of full precision, or a successive-approximation
+ * refinement of some AC coefficient never came: the end of every standard scan script refines all
+ * to full precision. AC bands never sent at all are allowed (a scan script may skip them). */
+int imgjpeg_coefficients_incomplete(const imgjpeg_decoder *decoder);
 
 /* Reads from memory that must stay valid until destroy, or from an open file. */
 int imgjpeg_use_memory(imgjpeg_decoder *decoder, const uint8_t *bytes, size_t count);

@@ -38,12 +38,13 @@ void imgpng_use_file(imgpng_decoder *decoder, FILE *file);
 
 /* Reads the signature and the chunks up to the first IDAT. */
 int imgpng_read_info(imgpng_decoder *decoder, imgpng_header *header);
-/* Sets up the transforms; *channels and *row_bytes describe the rows that follow. */
-int imgpng_set_layout(imgpng_decoder *decoder, imgpng_layout layout, int *channels, size_t *row_bytes);
-/* One row of a non-interlaced image. */
+/* Sets up the transforms; *channels and *row_bytes describe the rows that follow, *passes is 7 for
+ * an Adam7 image and 1 otherwise. */
+int imgpng_set_layout(imgpng_decoder *decoder, imgpng_layout layout, int *channels, size_t *row_bytes,
+                      int *passes);
+/* The next row. An interlaced image is read as `passes` rounds of `height` calls, each call on the
+ * same image row as the round before: libpng writes into it only the pixels of the current pass. */
 int imgpng_read_row(imgpng_decoder *decoder, uint8_t *row);
-/* Every row of the image at once (needed for Adam7 interlace). */
-int imgpng_read_image(imgpng_decoder *decoder, uint8_t **rows);
 /* Reads the chunks after the image data, checking their CRCs and IEND. */
 int imgpng_read_end(imgpng_decoder *decoder);
 

@@ -2,13 +2,29 @@ import CPNG
 
 /// Decodes PNG with libpng: every colour type and bit depth, Adam7, palette and tRNS to alpha,
 /// 16-bit to 8-bit by the high byte. Gamma and colour chunks are not applied (as browsers without
-/// colour management do). Non-interlaced rows stream into the resampler one at a time; an
-/// interlaced image is held whole (within the pixel limit) since Adam7 fills rows over seven passes.
+/// colour management do); text chunks are skipped unread. Non-interlaced rows stream into the
+/// resampler one at a time; an interlaced image is held whole (within the pixel limit) since Adam7
+/// fills rows over seven passes. APNG animation chunks are ignored: the default image is decoded.
 enum PNGDecoder {
+    /// What one decode did: what it learned of the source, and how much of it was held at once.
+    struct Report {
+        var info: ImageInfo
+        /// Bytes of the largest buffer of source-resolution pixels held: one row when rows
+        /// stream, the whole image for Adam7.
+        var largestSourceBuffer: Int
+    }
+
     static func decode(
         _ input: SourceInput, options: DecodingOptions, onFrame: FrameHandler
     ) throws -> ImageInfo {
-        let reader = try Reader(input)
+        try decodeReporting(input, options: options, onFrame: onFrame).info
+    }
+
+    /// Decodes like `decode` and tells how.
+    static func decodeReporting(
+        _ input: SourceInput, options: DecodingOptions, onFrame: FrameHandler
+    ) throws -> Report {
+        let reader = try PNGReader(input)
         let header = try reader.readHeader()
         let stored = PixelSize(width: Int(header.width), height: Int(header.height))
         try options.limits.check(width: stored.width, height: stored.height, format: .png)
@@ -16,30 +32,50 @@ enum PNGDecoder {
         var resampler = StreamingResampler(
             inputSize: stored, geometry: options.geometry(forStoredSize: stored, orientation: .up))
         var info = ImageInfo(format: .png, sourceSize: stored)
-        do {
-            if header.interlaced != 0 {
-                var image = try reader.readImage(size: stored, rowBytes: layout.rowBytes)
-                image.withUnsafeMutableBufferPointer { pixels in
-                    for y in 0..<stored.height where !resampler.isComplete {
-                        resampler.push(row: pixels.baseAddress! + y * layout.rowBytes)
-                    }
+        let largestSourceBuffer: Int
+        if layout.passes > 1 {
+            largestSourceBuffer = layout.rowBytes * stored.height
+            var image = [UInt8](repeating: 0, count: largestSourceBuffer)
+            var rowsRead = 0
+            info.isTruncated = try image.withUnsafeMutableBufferPointer { image in
+                let base = image.baseAddress!
+                let truncated = try readAllowingTruncation(options: options, rowsRead: { rowsRead }) {
+                    try reader.readImage(into: base, height: stored.height, layout: layout, rowsRead: &rowsRead)
+                    try reader.readEnd()
                 }
-            } else {
-                var row = [UInt8](repeating: 0, count: layout.rowBytes)
-                try row.withUnsafeMutableBufferPointer { row in
+                for y in 0..<stored.height where !resampler.isComplete { resampler.push(row: base + y * layout.rowBytes) }
+                return truncated
+            }
+        } else {
+            largestSourceBuffer = layout.rowBytes
+            var row = [UInt8](repeating: 0, count: layout.rowBytes)
+            info.isTruncated = try row.withUnsafeMutableBufferPointer { row in
+                try readAllowingTruncation(options: options, rowsRead: { resampler.inputRowIndex }) {
                     while !resampler.isComplete {
                         try reader.readRow(into: row.baseAddress!)
                         resampler.push(row: row.baseAddress!)
                     }
+                    // A crop that ends above the last row leaves the rest of the file unread.
+                    if resampler.inputRowIndex == stored.height { try reader.readEnd() }
                 }
             }
-            if resampler.inputRowIndex == stored.height { try reader.readEnd() }
-        } catch let error as ImgCacheError where options.acceptsTruncatedData && resampler.inputRowIndex > 0 {
-            _ = error
-            info.isTruncated = true
         }
         try onFrame(ImageFrame(bitmap: resampler.finish()), info)
-        return info
+        return Report(info: info, largestSourceBuffer: largestSourceBuffer)
+    }
+
+    /// Runs `read`, and returns whether it stopped early: when it fails after some rows arrived and
+    /// the options accept truncated data, the failure is reported as truncation instead of thrown.
+    private static func readAllowingTruncation(
+        options: DecodingOptions, rowsRead: () -> Int, _ read: () throws -> Void
+    ) throws -> Bool {
+        do {
+            try read()
+            return false
+        } catch let error as ImgCacheError {
+            guard options.acceptsTruncatedData, rowsRead() > 0, case .corruptImage = error else { throw error }
+            return true
+        }
     }
 
     /// Decodes the whole image in libpng's expanded layout (channels as stored, palette expanded,
@@ -48,70 +84,18 @@ enum PNGDecoder {
         -> (size: PixelSize, channels: Int, pixels: [UInt8])
     {
         try source.withInput { input in
-            let reader = try Reader(input)
+            let reader = try PNGReader(input)
             let header = try reader.readHeader()
             let size = PixelSize(width: Int(header.width), height: Int(header.height))
             try limits.check(width: size.width, height: size.height, format: .png)
             let layout = try reader.setLayout(IMGPNG_EXPANDED8)
-            let pixels = try reader.readImage(size: size, rowBytes: layout.rowBytes)
+            var pixels = [UInt8](repeating: 0, count: layout.rowBytes * size.height)
+            var rowsRead = 0
+            try pixels.withUnsafeMutableBufferPointer { pixels in
+                try reader.readImage(into: pixels.baseAddress!, height: size.height, layout: layout, rowsRead: &rowsRead)
+            }
             try reader.readEnd()
             return (size, layout.channels, pixels)
-        }
-    }
-
-    /// Owns one libpng read struct and turns its failures into `corruptImage` errors.
-    private final class Reader {
-        private let decoder: OpaquePointer
-
-        init(_ input: SourceInput) throws {
-            guard let decoder = imgpng_decoder_create() else {
-                throw ImgCacheError.corruptImage(format: .png, detail: "cannot create a libpng reader")
-            }
-            self.decoder = decoder
-            switch input {
-            case .memory(let bytes):
-                imgpng_use_memory(decoder, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count)
-            case .file(let file):
-                imgpng_use_file(decoder, file)
-            }
-        }
-
-        deinit { imgpng_decoder_destroy(decoder) }
-
-        func readHeader() throws -> imgpng_header {
-            var header = imgpng_header()
-            try check(imgpng_read_info(decoder, &header))
-            return header
-        }
-
-        func setLayout(_ layout: imgpng_layout) throws -> (channels: Int, rowBytes: Int) {
-            var channels: Int32 = 0
-            var rowBytes = 0
-            try check(imgpng_set_layout(decoder, layout, &channels, &rowBytes))
-            return (Int(channels), rowBytes)
-        }
-
-        func readRow(into row: UnsafeMutablePointer<UInt8>) throws {
-            try check(imgpng_read_row(decoder, row))
-        }
-
-        func readImage(size: PixelSize, rowBytes: Int) throws -> [UInt8] {
-            var pixels = [UInt8](repeating: 0, count: rowBytes * size.height)
-            try pixels.withUnsafeMutableBufferPointer { pixels in
-                var rows = (0..<size.height).map { Optional(pixels.baseAddress! + $0 * rowBytes) }
-                try check(imgpng_read_image(decoder, &rows))
-            }
-            return pixels
-        }
-
-        func readEnd() throws {
-            try check(imgpng_read_end(decoder))
-        }
-
-        private func check(_ status: Int32) throws {
-            guard status == 0 else {
-                throw ImgCacheError.corruptImage(format: .png, detail: String(cString: imgpng_error_message(decoder)))
-            }
         }
     }
 }

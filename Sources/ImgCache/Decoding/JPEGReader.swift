@@ -1,0 +1,94 @@
+import CJPEG
+
+/// Owns one libjpeg-turbo decompressor (through the CJPEG shim, which runs every call under
+/// setjmp) and turns its failures into `corruptImage` errors carrying libjpeg's message.
+final class JPEGReader {
+    private let decoder: OpaquePointer
+    /// The decompressor's fields: header values after `readHeader`, parameters to set before `start`.
+    let cinfo: UnsafeMutablePointer<jpeg_decompress_struct>
+
+    /// Progressive scans allowed before a file is refused (a many-scan file burns CPU for nothing).
+    static let maxScans: Int32 = 1000
+    /// Bytes libjpeg may allocate; a progressive file holds all its coefficients, 2 bytes a sample.
+    static let maxDecoderMemory = 1 << 30
+
+    init(_ input: SourceInput) throws {
+        guard let decoder = imgjpeg_decoder_create() else {
+            throw ImgCacheError.corruptImage(format: .jpeg, detail: "cannot create a libjpeg decompressor")
+        }
+        self.decoder = decoder
+        cinfo = imgjpeg_decoder_cinfo(decoder)
+        imgjpeg_set_limits(decoder, Self.maxScans, Self.maxDecoderMemory)
+        switch input {
+        case .memory(let bytes):
+            try check(imgjpeg_use_memory(decoder, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count))
+        case .file(let file):
+            try check(imgjpeg_use_file(decoder, file))
+        }
+    }
+
+    deinit { imgjpeg_decoder_destroy(decoder) }
+
+    /// Size of the image as stored (before any EXIF orientation).
+    var storedSize: PixelSize {
+        PixelSize(width: Int(cinfo.pointee.image_width), height: Int(cinfo.pointee.image_height))
+    }
+
+    /// Size of the rows `readRows` delivers, known after `calcOutputDimensions`.
+    var outputSize: PixelSize {
+        PixelSize(width: Int(cinfo.pointee.output_width), height: Int(cinfo.pointee.output_height))
+    }
+
+    /// True when the stored colours are CMYK (libjpeg turns YCCK into CMYK).
+    var isCMYK: Bool { cinfo.pointee.jpeg_color_space == JCS_CMYK || cinfo.pointee.jpeg_color_space == JCS_YCCK }
+
+    /// True once the data ended before the image did: the file stopped, or a scan ran into EOI.
+    var dataEndedEarly: Bool { imgjpeg_data_ended_early(decoder) != 0 }
+
+    /// True when a progressive file's scans stop before every coefficient is complete (its last
+    /// scans are missing). Known after `start`, which reads a progressive file whole.
+    var coefficientsIncomplete: Bool { imgjpeg_coefficients_incomplete(decoder) != 0 }
+
+    /// True when there are more rows to read.
+    var hasMoreRows: Bool { cinfo.pointee.output_scanline < cinfo.pointee.output_height }
+
+    /// Most rows one `readRows` call may return.
+    var rowsPerRead: Int { max(1, Int(cinfo.pointee.rec_outbuf_height)) }
+
+    /// Reads the markers up to the first scan, keeping APP1 segments for `exifOrientation`.
+    func readHeader() throws { try check(imgjpeg_read_header(decoder)) }
+    func calcOutputDimensions() throws { try check(imgjpeg_calc_output_dimensions(decoder)) }
+    func start() throws { try check(imgjpeg_start(decoder)) }
+    /// Stops decoding, after the last row or early; the decompressor can then be dropped.
+    func abort() { imgjpeg_abort(decoder) }
+
+    /// Reads the next rows into `rows` (at most `rows.count`, each `outputSize.width x 4` bytes)
+    /// and returns how many arrived.
+    func readRows(_ rows: inout [UnsafeMutablePointer<UInt8>?]) throws -> Int {
+        var count: Int32 = 0
+        try check(imgjpeg_read_rows(decoder, &rows, Int32(rows.count), &count))
+        if count == 0 {
+            throw ImgCacheError.corruptImage(format: .jpeg, detail: "decoder returned no rows")
+        }
+        return Int(count)
+    }
+
+    /// The orientation in the first APP1 Exif segment that has one.
+    func exifOrientation() -> ImageOrientation? {
+        var marker = cinfo.pointee.marker_list
+        while let current = marker {
+            if current.pointee.marker == 0xE1, let data = current.pointee.data {
+                let segment = UnsafeRawBufferPointer(start: data, count: Int(current.pointee.data_length))
+                if let orientation = EXIFOrientation.orientation(inAPP1: segment) { return orientation }
+            }
+            marker = current.pointee.next
+        }
+        return nil
+    }
+
+    private func check(_ status: Int32) throws {
+        guard status == 0 else {
+            throw ImgCacheError.corruptImage(format: .jpeg, detail: String(cString: imgjpeg_error_message(decoder)))
+        }
+    }
+}
