@@ -23,6 +23,15 @@ enum Corpus {
         return url
     }
 
+    /// The file `relative` inside the corpus, or an `XCTSkip` saying this snapshot lacks it.
+    static func file(_ relative: String) throws -> URL {
+        let url = root.appendingPathComponent(relative)
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw XCTSkip("\(relative) is not in the conformance corpus at \(root.path)")
+        }
+        return url
+    }
+
     /// Files directly in `folder` whose names end with `suffix`, sorted by name.
     static func files(in folder: URL, suffix: String) throws -> [URL] {
         try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)

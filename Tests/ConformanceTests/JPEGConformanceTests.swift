@@ -337,17 +337,6 @@ enum JPEGDecoding {
     }
 }
 
-extension Corpus {
-    /// The file `relative` inside the corpus, or an `XCTSkip` saying this snapshot lacks it.
-    static func file(_ relative: String) throws -> URL {
-        let url = root.appendingPathComponent(relative)
-        guard FileManager.default.fileExists(atPath: url.path) else {
-            throw XCTSkip("\(relative) is not in the conformance corpus at \(root.path)")
-        }
-        return url
-    }
-}
-
 /// Finds marker segments before the first scan.
 enum JPEGSegments {
     /// Offset of the first `FF marker` segment before SOS, or nil.
