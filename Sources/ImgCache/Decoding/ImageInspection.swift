@@ -1,0 +1,47 @@
+/// What an image's headers say, read without decoding any pixels.
+public struct ImageInspection: Sendable, Equatable {
+    public var format: ImageFormat
+    /// Pixel size as displayed (after EXIF orientation), or a GIF's canvas.
+    public var size: PixelSize
+    /// The EXIF orientation stored in a JPEG (`.up` when none).
+    public var orientation: ImageOrientation
+    /// Frames in the file: every image of a GIF (counted without decoding them), 1 otherwise.
+    public var frameCount: Int
+    /// NETSCAPE2.0 loop count of a GIF: 0 loops forever, nil when the file has none.
+    public var loopCount: Int?
+
+    public init(
+        format: ImageFormat, size: PixelSize, orientation: ImageOrientation = .up, frameCount: Int = 1,
+        loopCount: Int? = nil
+    ) {
+        self.format = format
+        self.size = size
+        self.orientation = orientation
+        self.frameCount = frameCount
+        self.loopCount = loopCount
+    }
+}
+
+extension ImageDecoder {
+    /// Reads the headers of `source`: format, size, orientation, and for a GIF the number of
+    /// frames and the loop count. Pixels are not decoded.
+    public static func inspect(_ source: ImageSource) throws -> ImageInspection {
+        let format = try source.sniffFormat()
+        return try source.withInput { input in
+            switch format {
+            case .jpeg:
+                let reader = try JPEGReader(input)
+                try reader.readHeader()
+                let orientation = reader.exifOrientation() ?? .up
+                let size = reader.storedSize
+                return ImageInspection(
+                    format: .jpeg, size: orientation.swapsAxes ? size.transposed : size, orientation: orientation)
+            case .png:
+                let header = try PNGReader(input).readHeader()
+                return ImageInspection(format: .png, size: PixelSize(width: Int(header.width), height: Int(header.height)))
+            case .gif:
+                throw ImgCacheError.unsupportedFormat(detail: "GIF inspection is not available yet")
+            }
+        }
+    }
+}
