@@ -6,6 +6,16 @@ public enum ImgCacheError: Error, Sendable, Equatable, CustomStringConvertible {
     case corruptImage(format: ImageFormat, detail: String)
     /// The declared dimensions exceed a configured pixel limit; refused before any allocation.
     case dimensionsOverLimit(width: Int, height: Int, limit: Int)
+    /// A URL that cannot be loaded: malformed, or a scheme other than http and https.
+    case invalidURL(String)
+    /// The server answered with an HTTP status that is not a success (after any retries).
+    case httpStatus(code: Int, url: String)
+    /// A download passed the byte limit (from Content-Length, or while bytes arrived).
+    case tooLarge(bytes: Int, limit: Int)
+    /// A request took longer than its time-out (after any retries).
+    case timeout(url: String, seconds: Double)
+    /// The connection failed (refused, reset, DNS, TLS, too many redirects...) after any retries.
+    case network(url: String, detail: String)
     /// An argument is out of its documented range (a zero target size, a negative budget...).
     case invalidArgument(String)
     /// A bitmap could not be encoded as `format`.
@@ -23,6 +33,16 @@ public enum ImgCacheError: Error, Sendable, Equatable, CustomStringConvertible {
             return "corrupt \(format.rawValue.uppercased()) image: \(detail)"
         case .dimensionsOverLimit(let width, let height, let limit):
             return "image is \(width)x\(height) pixels, over the limit of \(limit) pixels"
+        case .invalidURL(let url):
+            return "cannot load '\(url)': only http and https URLs are supported"
+        case .httpStatus(let code, let url):
+            return "HTTP \(code) from \(url)"
+        case .tooLarge(let bytes, let limit):
+            return "download of \(bytes) bytes or more is over the limit of \(limit) bytes"
+        case .timeout(let url, let seconds):
+            return "no answer from \(url) within \(seconds) s"
+        case .network(let url, let detail):
+            return "network error for \(url): \(detail)"
         case .invalidArgument(let detail):
             return "invalid argument: \(detail)"
         case .encodingFailed(let format, let detail):

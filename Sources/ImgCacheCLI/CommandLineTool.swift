@@ -20,7 +20,8 @@ enum CommandLineTool {
 
             Run 'imgcache <verb> --help' for a verb's options.
             Exit codes: 0 success, 1 unexpected failure, 2 bad command line, 3 unsupported format,
-            4 corrupt image, 5 image over a pixel limit, 6 file read or write error, 7 cache index error.
+            4 corrupt image, 5 image over a pixel limit, 6 file read or write error, 7 cache index error,
+            8 network failure or time-out, 9 HTTP error status, 10 download over the byte limit.
             """
     }
 

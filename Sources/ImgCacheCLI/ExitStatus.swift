@@ -17,6 +17,12 @@ enum ExitStatus: Int32 {
     case io = 6
     /// The cache index failed.
     case cache = 7
+    /// The network failed or timed out.
+    case network = 8
+    /// The server answered with an HTTP error status.
+    case httpStatus = 9
+    /// A download was over the byte limit.
+    case tooLarge = 10
 
     /// The exit status and the one-line message for an error.
     static func describing(_ error: Error) -> (status: ExitStatus, message: String) {
@@ -32,6 +38,10 @@ enum ExitStatus: Int32 {
             case .io: return (.io, error.description)
             case .encodingFailed: return (.failure, error.description)
             case .cacheIndex: return (.cache, error.description)
+            case .invalidURL: return (.usage, error.description)
+            case .network, .timeout: return (.network, error.description)
+            case .httpStatus: return (.httpStatus, error.description)
+            case .tooLarge: return (.tooLarge, error.description)
             }
         default:
             return (.failure, "\(error)")
