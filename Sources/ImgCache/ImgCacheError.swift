@@ -16,6 +16,10 @@ public enum ImgCacheError: Error, Sendable, Equatable, CustomStringConvertible {
     case timeout(url: String, seconds: Double)
     /// The connection failed (refused, reset, DNS, TLS, too many redirects...) after any retries.
     case network(url: String, detail: String)
+    /// No device in the catalogue has that name; `suggestions` are the closest names.
+    case unknownDevice(name: String, suggestions: [String])
+    /// No published widget size exists for that family on that device.
+    case widgetSizeUnknown(device: String, family: String)
     /// An argument is out of its documented range (a zero target size, a negative budget...).
     case invalidArgument(String)
     /// A bitmap could not be encoded as `format`.
@@ -43,6 +47,10 @@ public enum ImgCacheError: Error, Sendable, Equatable, CustomStringConvertible {
             return "no answer from \(url) within \(seconds) s"
         case .network(let url, let detail):
             return "network error for \(url): \(detail)"
+        case .unknownDevice(let name, let suggestions):
+            return "unknown device '\(name)'; closest: \(suggestions.joined(separator: ", "))"
+        case .widgetSizeUnknown(let device, let family):
+            return "no published \(family) widget size for \(device)"
         case .invalidArgument(let detail):
             return "invalid argument: \(detail)"
         case .encodingFailed(let format, let detail):

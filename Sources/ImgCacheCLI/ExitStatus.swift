@@ -38,7 +38,7 @@ enum ExitStatus: Int32 {
             case .io: return (.io, error.description)
             case .encodingFailed: return (.failure, error.description)
             case .cacheIndex: return (.cache, error.description)
-            case .invalidURL: return (.usage, error.description)
+            case .invalidURL, .unknownDevice, .widgetSizeUnknown: return (.usage, error.description)
             case .network, .timeout: return (.network, error.description)
             case .httpStatus: return (.httpStatus, error.description)
             case .tooLarge: return (.tooLarge, error.description)

@@ -1,0 +1,24 @@
+/// A size in points (UIKit's unit); may be fractional, as some iPad widget sizes are (305.5 pt).
+public struct PointSize: Hashable, Sendable, CustomStringConvertible {
+    public var width: Double
+    public var height: Double
+
+    public init(width: Double, height: Double) {
+        self.width = width
+        self.height = height
+    }
+
+    /// The pixel size at `scale`: each side `round(points x scale)`, halves away from zero, at least 1.
+    public func pixels(atScale scale: Double) -> PixelSize {
+        PixelSize(
+            width: max(1, Int((width * scale).rounded(.toNearestOrAwayFromZero))),
+            height: max(1, Int((height * scale).rounded(.toNearestOrAwayFromZero))))
+    }
+
+    /// `"WxH"` with fractions only where there are any, e.g. `"338x158"` or `"305.5x141"`.
+    public var description: String { "\(Self.format(width))x\(Self.format(height))" }
+
+    private static func format(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(value)
+    }
+}
