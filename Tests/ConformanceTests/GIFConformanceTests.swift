@@ -249,7 +249,64 @@ final class GIFConformanceTests: XCTestCase {
         }
     }
 
+    // MARK: Re-encoding
+
+    /// Every corpus animation, decoded to fit 160x160 (so colours blend past 256), encoded with
+    /// GIFEncoder and decoded again: each frame's PSNR over the RGB of the pixels the frame shows
+    /// opaque (alpha >= 128) is at least 30 dB, and the other pixels come back transparent.
+    func testReencodedCorpusAnimationsKeepEveryFrameAbove30dB() throws {
+        let folders = ["gif-test-suite-serenity/gifs", "giflib/pic", "image-gif/samples", "image-rs/images/gif/anim", "pillow/gif"]
+        let options = DecodingOptions(targetSize: PixelSize(width: 160, height: 160))
+        var animations = 0, frames = 0, quantizedFrames = 0
+        var lowest = (psnr: Double.infinity, label: "")
+        for folder in folders {
+            for file in try Corpus.files(in: try Corpus.folder(folder), suffix: ".gif") {
+                guard let original = try? ImageDecoder.decode(.file(path: file.path), options: options),
+                      original.isAnimated else { continue }
+                let copy = try ImageDecoder.decode(.data(try GIFEncoder.encode(original)), options: allFrames)
+                XCTAssertEqual(copy.frames.count, original.frames.count, file.lastPathComponent)
+                XCTAssertEqual(copy.info.loopCount, original.info.loopCount, file.lastPathComponent)
+                for (index, (source, result)) in zip(original.frames, copy.frames).enumerated() {
+                    let label = "\(file.lastPathComponent) frame \(index)"
+                    let psnr = Self.psnr(source.bitmap, result.bitmap)
+                    XCTAssertGreaterThanOrEqual(psnr, 30, label)
+                    XCTAssertEqual(result.delayCentiseconds, source.delayCentiseconds, label)
+                    XCTAssertTrue(Self.transparencyAgrees(source.bitmap, result.bitmap), label)
+                    if psnr < lowest.psnr { lowest = (psnr, label) }
+                    if psnr.isFinite { quantizedFrames += 1 }
+                    frames += 1
+                }
+                animations += 1
+            }
+        }
+        print("[gif] lowest re-encoding PSNR: \(String(format: "%.2f", lowest.psnr)) dB (\(lowest.label))")
+        Corpus.report("gif re-encoding", ["animations": animations, "frames": frames, "frames not lossless": quantizedFrames])
+        XCTAssertGreaterThan(animations, 30)
+    }
+
     // MARK: Helpers
+
+    /// PSNR over the RGB of the pixels `original` shows opaque (alpha >= 128); infinity when equal.
+    private static func psnr(_ original: Bitmap, _ copy: Bitmap) -> Double {
+        var squares = 0.0, samples = 0
+        for offset in stride(from: 0, to: original.pixels.count, by: 4) where original.pixels[offset + 3] >= 128 {
+            for channel in 0..<3 {
+                let difference = Double(original.pixels[offset + channel]) - Double(copy.pixels[offset + channel])
+                squares += difference * difference
+                samples += 1
+            }
+        }
+        guard samples > 0, squares > 0 else { return .infinity }
+        return 10 * log10(255 * 255 / (squares / Double(samples)))
+    }
+
+    /// True when exactly the pixels with alpha < 128 in `original` are transparent in `copy`, and
+    /// the rest opaque.
+    private static func transparencyAgrees(_ original: Bitmap, _ copy: Bitmap) -> Bool {
+        stride(from: 3, to: original.pixels.count, by: 4).allSatisfy {
+            copy.pixels[$0] == (original.pixels[$0] < 128 ? 0 : 255)
+        }
+    }
 
     /// Asserts that the bitmaps are the same size and RGBA-equal, pixels with alpha 0 being equal
     /// whatever their colour; returns whether they were.

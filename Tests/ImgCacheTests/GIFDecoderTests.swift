@@ -380,6 +380,50 @@ final class GIFDecoderTests: XCTestCase {
         }
     }
 
+    /// In the manner of image-gif's crash tests: tiny and oversized LZW code sizes with random
+    /// codes, and random byte changes to a valid animation, each give an image or a typed error.
+    func testRandomLZWDataAndCodeSizesEndInAnImageOrATypedError() throws {
+        var generator = SeededGenerator(seed: 96)
+        var decoded = 0, rejected = 0
+        for codeSize in UInt8(0)...12 {
+            for _ in 0..<40 {
+                var file = GIFFile(width: 8, height: 8, palette: colors)
+                let length = Int.random(in: 1...300, using: &generator)
+                let data = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+                file.frame(width: 8, height: 8, lzwData: data, codeSize: codeSize)
+                file.trailer()
+                do {
+                    _ = try decode(file)
+                    decoded += 1
+                } catch is ImgCacheError {
+                    rejected += 1
+                }
+            }
+        }
+        XCTAssertEqual(decoded + rejected, 13 * 40)
+        XCTAssertGreaterThan(rejected, 0)
+    }
+
+    func testRandomlyDamagedAnimationsEndInAnImageOrATypedError() throws {
+        var generator = SeededGenerator(seed: 101)
+        let original = animation(frames: 6, width: 9, height: 7).bytes
+        var decoded = 0, rejected = 0
+        for _ in 0..<500 {
+            var bytes = original
+            for _ in 0..<Int.random(in: 1...4, using: &generator) {
+                bytes[Int.random(in: 6..<bytes.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
+            }
+            do {
+                _ = try ImageDecoder.decode(.data(Data(bytes)), options: everyFrame)
+                _ = try Data(bytes).withUnsafeBytes { try GIFDecoder.inspect(.memory($0)) }
+                decoded += 1
+            } catch is ImgCacheError {
+                rejected += 1
+            }
+        }
+        XCTAssertEqual(decoded + rejected, 500)
+    }
+
     func testUnknownExtensionsAndLongCommentsAreSkipped() throws {
         var file = GIFFile(width: 1, height: 1, palette: colors)
         file.append([0x21, 0x99] + GIFFile.subBlocks([UInt8](repeating: 7, count: 1000)))

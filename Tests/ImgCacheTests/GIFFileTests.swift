@@ -49,17 +49,18 @@ struct GIFFile {
         frame(x: x, y: y, width: width, height: height, lzwData: Self.lzw(stored), palette: palette, interlaced: interlaced)
     }
 
-    /// An image whose LZW stream (after the minimum code size 8) is `lzwData`, split into sub-blocks.
+    /// An image whose LZW stream, after the minimum code size `codeSize`, is `lzwData`, split into
+    /// sub-blocks.
     mutating func frame(
         x: Int = 0, y: Int = 0, width: Int, height: Int, lzwData: [UInt8], palette: [UInt32]? = nil,
-        interlaced: Bool = false
+        interlaced: Bool = false, codeSize: UInt8 = 8
     ) {
         bytes += [0x2C] + Self.word(x) + Self.word(y) + Self.word(width) + Self.word(height)
         var flags: UInt8 = interlaced ? 0x40 : 0
         if let palette { flags |= 0x80 | Self.tableBits(palette.count) }
         bytes.append(flags)
         if let palette { bytes += Self.table(palette) }
-        bytes.append(8)
+        bytes.append(codeSize)
         bytes += Self.subBlocks(lzwData)
     }
 
