@@ -3,9 +3,10 @@
 ///
 /// - Canvas: starts transparent black, never filled with the background colour; see `GIFCompositor`
 ///   for disposal (none, background = clear to transparent, previous = restore).
-/// - Frames kept: `options.framesToKeep` at the output size, and no more than keep the sum of canvas
-///   pixels within `limits.maxTotalPixels` (at least one). Each kept frame is the whole composited
-///   canvas, resampled to the target and handed to `onFrame` at once; no frame is held afterwards.
+/// - Frames kept: `options.framesToKeep` at the output size, and no more frames than keep the sum of
+///   their canvas pixels within `limits.maxTotalPixels` (at least one). Each kept frame is the whole
+///   composited canvas, resampled to the target and handed to `onFrame` at once; none is held after.
+///   The canvas itself (width x height x 4 bytes, within `maxPixelsPerFrame`) lives for the decode.
 /// - Limits: the canvas is checked before it is allocated (a zero side is corrupt), and every frame
 ///   descriptor is checked against `maxPixelsPerFrame` before its pixels are read.
 /// - Frames partly outside the canvas are clipped; a frame wholly outside it, or with a zero side,
@@ -82,9 +83,10 @@ enum GIFDecoder {
         return info
     }
 
-    /// Reads the canvas size, counts the frames and finds the loop count without decoding any pixels:
-    /// each frame's LZW data is skipped block by block. Reading is bounded by the file; nothing is
-    /// allocated per frame. The same rules as `decode` apply to a missing trailer and to damage.
+    /// Reads the canvas size, counts the frames and finds the first loop count without decoding any
+    /// pixels: each frame's LZW data is skipped block by block, unchecked. Reading is bounded by the
+    /// file and nothing is allocated per frame. As in `decode`, the data may end or stop being GIF
+    /// where a record should start once a frame was seen; data that ends inside a record throws.
     static func inspect(_ input: SourceInput) throws -> (canvas: PixelSize, frameCount: Int, loopCount: Int?) {
         let reader = try GIFReader(input)
         let canvas = reader.canvasSize
