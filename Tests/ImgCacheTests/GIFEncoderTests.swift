@@ -148,6 +148,8 @@ final class GIFEncoderTests: XCTestCase {
         _ = try encoder.finish()
         XCTAssertThrowsError(try encoder.add(ImageFrame(bitmap: Bitmap(size: size))))
         XCTAssertThrowsError(try encoder.finish())
+        let empty = DecodedImage(info: ImageInfo(format: .gif, sourceSize: size), frames: [])
+        XCTAssertThrowsError(try GIFEncoder.encode(empty))
     }
 
     // MARK: Helpers

@@ -58,8 +58,9 @@ public final class GIFEncoder {
         try writer.close()
     }
 
-    /// Encodes every frame of `image`, with its loop count.
+    /// Encodes every frame of `image`, with its loop count; `image` must have at least one frame.
     public static func encode(_ image: DecodedImage) throws -> Data {
+        guard !image.frames.isEmpty else { throw ImgCacheError.invalidArgument("a GIF needs at least one frame") }
         let encoder = try GIFEncoder(size: image.size, loopCount: image.info.loopCount)
         for frame in image.frames { try encoder.add(frame) }
         return try encoder.finish()
