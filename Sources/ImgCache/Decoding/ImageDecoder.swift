@@ -27,7 +27,7 @@ public enum ImageDecoder {
             switch format {
             case .png: return try PNGDecoder.decode(input, options: options, onFrame: onFrame)
             case .jpeg: return try JPEGDecoder.decode(input, options: options, onFrame: onFrame)
-            case .gif: throw ImgCacheError.unsupportedFormat(detail: "GIF decoding is not available yet")
+            case .gif: return try GIFDecoder.decode(input, options: options, onFrame: onFrame)
             }
         }
     }
