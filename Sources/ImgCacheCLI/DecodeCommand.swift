@@ -39,7 +39,7 @@ enum DecodeCommand: Command {
         let requestedFormat = try outputPath.map(formatForOutput)
         let outputFormat = try requestedFormat ?? (source.sniffFormat() == .gif ? .gif : .png)
         if outputFormat != .gif { options.maxFrames = 1 }
-        let writer = try OutputWriter(format: outputFormat, jpegQuality: quality)
+        let writer = OutputWriter(format: outputFormat, jpegQuality: quality)
         let info = try ImageDecoder.decode(source, options: options) { frame, info in
             try writer.add(frame, info: info)
         }

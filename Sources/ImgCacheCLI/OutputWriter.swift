@@ -1,31 +1,40 @@
 import Foundation
 import ImgCache
 
-/// Encodes decoded frames in the output format as they arrive: an animation is written frame by
-/// frame (a frame is dropped once encoded); a still keeps its one frame until `finish`.
+/// Encodes decoded frames in the output format as they arrive: a GIF is written frame by frame
+/// (a frame is dropped once encoded); a still keeps its one frame until `finish`.
 final class OutputWriter {
     let format: ImageFormat
     private let jpegQuality: Int
-    private var firstFrame: ImageFrame?
-    private(set) var frameCount = 0
+    private var still: Bitmap?
+    private var gifEncoder: GIFEncoder?
+    private var size: PixelSize?
+    private var frameCount = 0
 
-    init(format: ImageFormat, jpegQuality: Int) throws {
+    init(format: ImageFormat, jpegQuality: Int) {
         self.format = format
         self.jpegQuality = jpegQuality
     }
 
     func add(_ frame: ImageFrame, info: ImageInfo) throws {
         frameCount += 1
-        if firstFrame == nil { firstFrame = frame }
+        if size == nil { size = frame.bitmap.size }
+        if format == .gif {
+            if gifEncoder == nil { gifEncoder = try GIFEncoder(size: frame.bitmap.size, loopCount: info.loopCount) }
+            try gifEncoder?.add(frame)
+        } else if still == nil {
+            still = frame.bitmap
+        }
     }
 
     /// The encoded bytes, the pixel size and how many frames they hold.
     func finish() throws -> (data: Data, size: PixelSize, frameCount: Int) {
-        guard let firstFrame else { throw ImgCacheError.encodingFailed(format: format, detail: "no frame was decoded") }
-        switch format {
-        case .png: return (try PNGEncoder.encode(firstFrame.bitmap), firstFrame.bitmap.size, 1)
-        case .jpeg: return (try JPEGEncoder.encode(firstFrame.bitmap, quality: jpegQuality), firstFrame.bitmap.size, 1)
-        case .gif: throw ImgCacheError.encodingFailed(format: .gif, detail: "GIF output is not available yet")
+        guard let size else { throw ImgCacheError.encodingFailed(format: format, detail: "no frame was decoded") }
+        switch (format, still, gifEncoder) {
+        case (.png, let still?, _): return (try PNGEncoder.encode(still), size, 1)
+        case (.jpeg, let still?, _): return (try JPEGEncoder.encode(still, quality: jpegQuality), size, 1)
+        case (.gif, _, let encoder?): return (try encoder.finish(), size, frameCount)
+        default: throw ImgCacheError.encodingFailed(format: format, detail: "no frame was decoded")
         }
     }
 }

@@ -40,7 +40,8 @@ extension ImageDecoder {
                 let header = try PNGReader(input).readHeader()
                 return ImageInspection(format: .png, size: PixelSize(width: Int(header.width), height: Int(header.height)))
             case .gif:
-                throw ImgCacheError.unsupportedFormat(detail: "GIF inspection is not available yet")
+                let gif = try GIFDecoder.inspect(input)
+                return ImageInspection(format: .gif, size: gif.canvas, frameCount: gif.frameCount, loopCount: gif.loopCount)
             }
         }
     }

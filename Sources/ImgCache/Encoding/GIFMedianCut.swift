@@ -1,9 +1,9 @@
 /// Median cut over a colour histogram, with split points chosen by squared error, followed by one
 /// k-means pass over the histogram bins.
 ///
-/// The histogram has 5 bits per channel (32768 bins); each bin keeps its pixel count and the exact
-/// sums of its pixels' channels and squared channels, so palette colours are true pixel means.
-/// The histogram's tables are kept between frames and cleared after use.
+/// The histogram has 5 bits per channel (32768 cells); each occupied cell's bin keeps its pixel
+/// count and the exact sums of its pixels' channels and squared channels, so palette colours are
+/// true pixel means.
 struct GIFMedianCut {
     /// One occupied histogram bin: its coordinates (top 5 bits per channel) and pixel totals.
     private struct Bin {
@@ -36,9 +36,9 @@ struct GIFMedianCut {
         }
     }
 
-    private var counts = [Int](repeating: 0, count: 1 << 15)
-    /// Per bin: sum of red, green, blue, and of red² + green² + blue².
-    private var totals = [SIMD4<Int>](repeating: .zero, count: 1 << 15)
+    /// Per histogram cell, the index of its bin in `bins`, or -1 when empty. Kept between frames
+    /// and reset after use; the bins themselves take room only for the cells a frame occupies.
+    private var slots = [Int32](repeating: -1, count: 1 << 15)
     private var bins: [Bin] = []
 
     /// Up to `maxColors` colours for the pixels of `pixels` (RGBA8) with alpha >= 128; empty when
@@ -65,27 +65,26 @@ struct GIFMedianCut {
     }
 
     private mutating func buildHistogram(_ pixels: UnsafeBufferPointer<UInt8>) {
-        var occupied: [Int] = []
-        counts.withUnsafeMutableBufferPointer { counts in
-            totals.withUnsafeMutableBufferPointer { totals in
-                for offset in stride(from: 0, to: pixels.count, by: 4) where pixels[offset + 3] >= 128 {
-                    let red = Int(pixels[offset]), green = Int(pixels[offset + 1]), blue = Int(pixels[offset + 2])
-                    let key = (red >> 3) << 10 | (green >> 3) << 5 | blue >> 3
-                    if counts[key] == 0 { occupied.append(key) }
-                    counts[key] += 1
-                    totals[key] &+= SIMD4(red, green, blue, red * red + green * green + blue * blue)
+        bins.removeAll(keepingCapacity: true)
+        slots.withUnsafeMutableBufferPointer { slots in
+            for offset in stride(from: 0, to: pixels.count, by: 4) where pixels[offset + 3] >= 128 {
+                let red = Int(pixels[offset]), green = Int(pixels[offset + 1]), blue = Int(pixels[offset + 2])
+                let key = (red >> 3) << 10 | (green >> 3) << 5 | blue >> 3
+                var slot = Int(slots[key])
+                if slot < 0 {
+                    slot = bins.count
+                    slots[key] = Int32(slot)
+                    bins.append(Bin(
+                        coordinates: SIMD3(Int32(key >> 10), Int32((key >> 5) & 31), Int32(key & 31)),
+                        count: 0, sum: .zero, squares: 0))
                 }
+                bins[slot].count += 1
+                bins[slot].sum &+= SIMD3(red, green, blue)
+                bins[slot].squares += red * red + green * green + blue * blue
             }
-        }
-        bins = occupied.map { key in
-            let total = totals[key]
-            return Bin(
-                coordinates: SIMD3(Int32(key >> 10), Int32((key >> 5) & 31), Int32(key & 31)),
-                count: counts[key], sum: SIMD3(total.x, total.y, total.z), squares: total.w)
-        }
-        for key in occupied {
-            counts[key] = 0
-            totals[key] = .zero
+            for bin in bins {
+                slots[Int(bin.coordinates.x) << 10 | Int(bin.coordinates.y) << 5 | Int(bin.coordinates.z)] = -1
+            }
         }
     }
 

@@ -63,7 +63,7 @@ final class GIFWriter {
         let tableSize = max(2, 1 << GifBitSize(Int32(max(colors.count, 1))))
         colors.append(contentsOf: repeatElement(GifColorType(Red: 0, Green: 0, Blue: 0), count: tableSize - colors.count))
         guard let map = GifMakeMapObject(Int32(tableSize), colors) else {
-            throw ImgCacheError.corruptImage(format: .gif, detail: "cannot encode: out of memory for a colour table")
+            throw ImgCacheError.encodingFailed(format: .gif, detail: "out of memory for a colour table")
         }
         defer { GifFreeMapObject(map) }
         try check(EGifPutImageDesc(gif, 0, 0, Int32(size.width), Int32(size.height), false, map))
@@ -94,6 +94,6 @@ final class GIFWriter {
 
     private static func failure(_ code: Int32) -> ImgCacheError {
         let message = GifErrorString(code).map { String(cString: $0) } ?? "giflib error \(code)"
-        return .corruptImage(format: .gif, detail: "cannot encode: \(message)")
+        return .encodingFailed(format: .gif, detail: message)
     }
 }
