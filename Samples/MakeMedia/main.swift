@@ -1,6 +1,7 @@
 // Draws the sample media from code, so the repository holds no third-party images:
 //   harbour.jpg  3000x2000 photo-like scene (sky, sea, hills, boats, film grain), JPEG quality 90
 //   badge.png    640x640 translucent badge (soft shadow, alpha gradient), RGBA PNG
+//   spinner.gif  480x480, 36 frames of a turning colour wheel on transparency, 40 ms each, looping
 // Run: swift run make-sample-media [OUTPUT_FOLDER]   (default Samples/media)
 // The output is the same on every run: the grain comes from a fixed-seed generator.
 import Foundation
@@ -77,6 +78,34 @@ func badge(side: Int) throws -> Bitmap {
     return try Bitmap(size: PixelSize(width: side, height: side), pixels: pixels)
 }
 
+func spinnerFrame(side: Int, step: Int, steps: Int) throws -> Bitmap {
+    var pixels = [UInt8](repeating: 0, count: side * side * 4)
+    let centre = Double(side) / 2, turn = 2 * Double.pi * Double(step) / Double(steps)
+    for y in 0..<side {
+        for x in 0..<side {
+            let dx = Double(x) - centre + 0.5, dy = Double(y) - centre + 0.5
+            let radius = hypot(dx, dy) / centre
+            guard radius > 0.55 && radius < 0.9 else { continue }
+            var angle = atan2(dy, dx) - turn
+            angle = angle.truncatingRemainder(dividingBy: 2 * .pi)
+            if angle < 0 { angle += 2 * .pi }
+            let fade = angle / (2 * .pi) // the arc's tail fades out
+            guard fade > 0.25 else { continue }
+            let i = (y * side + x) * 4
+            pixels[i] = clamp(255 * fade); pixels[i + 1] = clamp(90 + 120 * (1 - fade)); pixels[i + 2] = clamp(220 - 100 * fade)
+            pixels[i + 3] = 255
+        }
+    }
+    return try Bitmap(size: PixelSize(width: side, height: side), pixels: pixels)
+}
+
+func spinner(side: Int, steps: Int) throws -> Data {
+    let encoder = try GIFEncoder(size: PixelSize(width: side, height: side), loopCount: 0)
+    for step in 0..<steps { try encoder.add(ImageFrame(bitmap: spinnerFrame(side: side, step: step, steps: steps), delayCentiseconds: 4)) }
+    return try encoder.finish()
+}
+
 try JPEGEncoder.encode(harbour(width: 3000, height: 2000), quality: 90).write(to: folder.appendingPathComponent("harbour.jpg"))
 try PNGEncoder.encode(badge(side: 640)).write(to: folder.appendingPathComponent("badge.png"))
-print("wrote harbour.jpg and badge.png to \(folder.path)")
+try spinner(side: 480, steps: 36).write(to: folder.appendingPathComponent("spinner.gif"))
+print("wrote harbour.jpg, badge.png and spinner.gif to \(folder.path)")
