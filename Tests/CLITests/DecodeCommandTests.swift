@@ -75,6 +75,25 @@ final class DecodeCommandTests: XCTestCase {
         XCTAssertTrue(result.output.contains("truncated"), result.output)
     }
 
+    func testAnimatedGIFKeepsMaxFramesOrWhatTheBudgetAllowsButAtLeastOne() throws {
+        let folder = try CLIRunner.temporaryFolder()
+        let spinner = CLIRunner.media.appendingPathComponent("spinner.gif").path
+        // 120x120 frames take 57,600 bytes each: a 200,000-byte budget holds 3, a tiny one still 1.
+        let cases: [(arguments: [String], frames: Int)] = [
+            (["--max-frames", "8"], 8), (["--max-frames", "8", "--budget", "200000"], 3),
+            (["--budget", "1KB"], 1), ([], 36),
+        ]
+        for (index, testCase) in cases.enumerated() {
+            let output = folder.appendingPathComponent("out\(index).gif").path
+            let result = try CLIRunner.run(["decode", spinner, "--size", "120x120", "-o", output] + testCase.arguments)
+            XCTAssertEqual(result.status, 0, result.errors)
+            let written = try ImageDecoder.inspect(.file(path: output))
+            XCTAssertEqual(written.frameCount, testCase.frames, "\(testCase.arguments)")
+            XCTAssertEqual(written.size, PixelSize(width: 120, height: 120))
+            XCTAssertEqual(written.loopCount, 0)
+        }
+    }
+
     func testHelpAndVersion() throws {
         let help = try CLIRunner.run(["decode", "--help"])
         XCTAssertEqual(help.status, 0)
