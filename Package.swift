@@ -22,9 +22,11 @@ let package = Package(
         .executableTarget(name: "ImgCacheCLI", dependencies: ["ImgCache"], path: "Sources/ImgCacheCLI"),
         .executableTarget(name: "make-sample-media", dependencies: ["ImgCache"], path: "Samples/MakeMedia"),
         .executableTarget(name: "imgcache-bench", dependencies: ["ImgCache"], path: "Benchmarks/ImgCacheBench"),
-        .testTarget(name: "ImgCacheTests", dependencies: ["ImgCache"], path: "Tests/ImgCacheTests"),
+        // Helpers shared by the test targets (no @testable import: it builds in any configuration).
+        .target(name: "TestSupport", dependencies: ["ImgCache"], path: "Tests/TestSupport"),
+        .testTarget(name: "ImgCacheTests", dependencies: ["ImgCache", "TestSupport"], path: "Tests/ImgCacheTests"),
         .testTarget(name: "CLITests", dependencies: ["ImgCacheCLI", "ImgCache"], path: "Tests/CLITests"),
-        .testTarget(name: "ConformanceTests", dependencies: ["ImgCache"], path: "Tests/ConformanceTests"),
+        .testTarget(name: "ConformanceTests", dependencies: ["ImgCache", "TestSupport"], path: "Tests/ConformanceTests"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 @testable import ImgCache
 
@@ -268,7 +269,7 @@ final class GIFConformanceTests: XCTestCase {
                 XCTAssertEqual(copy.info.loopCount, original.info.loopCount, file.lastPathComponent)
                 for (index, (source, result)) in zip(original.frames, copy.frames).enumerated() {
                     let label = "\(file.lastPathComponent) frame \(index)"
-                    let psnr = Self.psnr(source.bitmap, result.bitmap)
+                    let psnr = PSNR.opaqueRGB(source.bitmap, result.bitmap)
                     XCTAssertGreaterThanOrEqual(psnr, 30, label)
                     XCTAssertEqual(result.delayCentiseconds, source.delayCentiseconds, label)
                     XCTAssertTrue(Self.transparencyAgrees(source.bitmap, result.bitmap), label)
@@ -285,20 +286,6 @@ final class GIFConformanceTests: XCTestCase {
     }
 
     // MARK: Helpers
-
-    /// PSNR over the RGB of the pixels `original` shows opaque (alpha >= 128); infinity when equal.
-    private static func psnr(_ original: Bitmap, _ copy: Bitmap) -> Double {
-        var squares = 0.0, samples = 0
-        for offset in stride(from: 0, to: original.pixels.count, by: 4) where original.pixels[offset + 3] >= 128 {
-            for channel in 0..<3 {
-                let difference = Double(original.pixels[offset + channel]) - Double(copy.pixels[offset + channel])
-                squares += difference * difference
-                samples += 1
-            }
-        }
-        guard samples > 0, squares > 0 else { return .infinity }
-        return 10 * log10(255 * 255 / (squares / Double(samples)))
-    }
 
     /// True when exactly the pixels with alpha < 128 in `original` are transparent in `copy`, and
     /// the rest opaque.

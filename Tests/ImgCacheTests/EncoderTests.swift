@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 @testable import ImgCache
 
@@ -20,8 +21,8 @@ final class EncoderTests: XCTestCase {
         let low = try JPEGEncoder.encode(bitmap, quality: 30)
         let high = try JPEGEncoder.encode(bitmap, quality: 95)
         XCTAssertLessThan(low.count, high.count)
-        let lowPSNR = psnr(try ImageDecoder.decode(.data(low)).frames[0].bitmap.pixels, bitmap.pixels)
-        let highPSNR = psnr(try ImageDecoder.decode(.data(high)).frames[0].bitmap.pixels, bitmap.pixels)
+        let lowPSNR = PSNR.of(try ImageDecoder.decode(.data(low)).frames[0].bitmap.pixels, bitmap.pixels)
+        let highPSNR = PSNR.of(try ImageDecoder.decode(.data(high)).frames[0].bitmap.pixels, bitmap.pixels)
         XCTAssertGreaterThan(highPSNR, lowPSNR + 3)
         XCTAssertGreaterThan(highPSNR, 40)
     }

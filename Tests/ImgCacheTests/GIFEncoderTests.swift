@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 @testable import ImgCache
 
@@ -95,7 +96,7 @@ final class GIFEncoderTests: XCTestCase {
         for y in 0..<64 { for x in 0..<64 { pixels += [UInt8(x * 4), UInt8(y * 4), UInt8((x + y) * 2), 255] } }
         let bitmap = try Bitmap(size: size, pixels: pixels)
         let copy = try roundTrip(bitmap)
-        let psnr = Self.psnr(bitmap, copy)
+        let psnr = PSNR.opaqueRGB(bitmap, copy)
         print("[gif] 4096-colour gradient PSNR \(String(format: "%.2f", psnr)) dB")
         XCTAssertGreaterThan(psnr, 33)
     }
@@ -109,7 +110,7 @@ final class GIFEncoderTests: XCTestCase {
             XCTAssertEqual(copy.pixels[(y * 64) * 4 + 3], 0)
             XCTAssertEqual(copy.pixels[(y * 64 + 8) * 4 + 3], 255)
         }
-        XCTAssertGreaterThan(Self.psnr(try Bitmap(size: size, pixels: pixels), copy), 33)
+        XCTAssertGreaterThan(PSNR.opaqueRGB(try Bitmap(size: size, pixels: pixels), copy), 33)
     }
 
     func testQuantizingAPhotoSizedFrameIsFast() throws {
@@ -167,34 +168,5 @@ final class GIFEncoderTests: XCTestCase {
             if pixels[offset + 3] < 128 { pixels.replaceSubrange(offset..<(offset + 4), with: [0, 0, 0, 0]) } else { pixels[offset + 3] = 255 }
         }
         return Bitmap(unchecked: bitmap.size, pixels: pixels)
-    }
-
-    /// PSNR over the RGB of the pixels `original` shows opaque (alpha >= 128); infinity when equal.
-    static func psnr(_ original: Bitmap, _ copy: Bitmap) -> Double {
-        var squares = 0.0, samples = 0
-        for offset in stride(from: 0, to: original.pixels.count, by: 4) where original.pixels[offset + 3] >= 128 {
-            for channel in 0..<3 {
-                let difference = Double(original.pixels[offset + channel]) - Double(copy.pixels[offset + channel])
-                squares += difference * difference
-                samples += 1
-            }
-        }
-        guard samples > 0, squares > 0 else { return .infinity }
-        return 10 * log10(255 * 255 / (squares / Double(samples)))
-    }
-}
-
-/// A small deterministic generator (SplitMix64) so test images are the same on every run.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

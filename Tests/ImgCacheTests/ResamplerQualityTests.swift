@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 @testable import ImgCache
 
@@ -52,7 +53,7 @@ final class ResamplerQualityTests: XCTestCase {
         let decoded = try ImageDecoder.decode(.file(path: path), options: DecodingOptions(targetSize: testCase.target))
         XCTAssertEqual(decoded.size, testCase.target, file: file, line: line)
         let reference = try referenceAreaAverage(fullDecode ?? path, testCase.target, upsample: testCase.upsample)
-        let value = psnr(premultiplied(decoded.frames[0].bitmap.pixels), reference)
+        let value = PSNR.of(premultiplied(decoded.frames[0].bitmap.pixels), reference)
         XCTAssertGreaterThanOrEqual(value, 40, "PSNR at \(testCase.target)", file: file, line: line)
         return value
     }
