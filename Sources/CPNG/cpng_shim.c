@@ -51,9 +51,11 @@ imgpng_decoder *imgpng_decoder_create(void) {
         return NULL;
     }
     decoder->info = png_create_info_struct(decoder->png);
-    /* Text chunks are never used: skip them rather than inflate them (compressed-text bombs). */
-    static const png_byte ignored[] = {'t', 'E', 'X', 't', 0, 'z', 'T', 'X', 't', 0, 'i', 'T', 'X', 't', 0};
-    png_set_keep_unknown_chunks(decoder->png, PNG_HANDLE_CHUNK_NEVER, ignored, 3);
+    /* Text chunks and ICC profiles are never used (colour management is not applied): skip them
+     * rather than inflate them (compressed-chunk bombs) or judge them. */
+    static const png_byte ignored[] = {'t', 'E', 'X', 't', 0, 'z', 'T', 'X', 't', 0, 'i', 'T', 'X', 't', 0,
+                                       'i', 'C', 'C', 'P', 0};
+    png_set_keep_unknown_chunks(decoder->png, PNG_HANDLE_CHUNK_NEVER, ignored, 4);
     png_set_chunk_malloc_max(decoder->png, 8 * 1024 * 1024);
     /* Pixel limits are checked by the caller against its own configuration. */
     png_set_user_limits(decoder->png, 0x7fffffff, 0x7fffffff);
@@ -81,7 +83,11 @@ void imgpng_use_file(imgpng_decoder *decoder, FILE *file) {
 
 int imgpng_read_info(imgpng_decoder *decoder, imgpng_header *header) {
     if (setjmp(png_jmpbuf(decoder->png))) return -1;
+    /* A malformed chunk before the image data (an empty or truncated cHRM, say) is an error, as in
+     * libpng's own strict reading; later problems (a palette index past the palette) stay warnings. */
+    png_set_benign_errors(decoder->png, 0);
     png_read_info(decoder->png, decoder->info);
+    png_set_benign_errors(decoder->png, 1);
     png_uint_32 width, height;
     int bit_depth, color_type, interlace;
     png_get_IHDR(decoder->png, decoder->info, &width, &height, &bit_depth, &color_type, &interlace, NULL, NULL);
