@@ -6,10 +6,13 @@ extension DiskCache {
 
     /// Removes entries not accessed within `timeToLive`, then, when the total is over `sizeLimit`,
     /// the least recently accessed entries until it is at most `lowWaterFraction` of the limit.
-    /// Pending access stamps are written first; other processes' reads count once they flushed theirs.
+    /// Entries stored or read after the sweep began are spared, so a store that triggers a sweep keeps
+    /// its entry. Pending access stamps are written first; other processes' reads count once they
+    /// flushed theirs.
     @discardableResult
     public func sweep() throws -> CacheSweepResult {
-        var result = try removeExpired()
+        let start = Date()
+        var result = try removeExpired(now: start)
         let limit = configuration.sizeLimit
         let target = Int(Double(limit) * configuration.lowWaterFraction)
         try locked { state, index in
@@ -17,7 +20,9 @@ extension DiskCache {
             while over {
                 over = try index.connection.writeTransaction("sweep") {
                     var total = try index.totals().bytes
-                    for row in try index.leastRecentlyAccessed(limit: Self.removalBatchSize) where total > target {
+                    let rows = try index.leastRecentlyAccessed(
+                        limit: Self.removalBatchSize, before: start.timeIntervalSince1970)
+                    for row in rows where total > target {
                         try index.delete(key: row.key)
                         folder.removeDataFile(row.file)
                         state.stamps.forget(row.key)
@@ -25,7 +30,7 @@ extension DiskCache {
                         result.removedCount += 1
                         result.removedBytes += row.bytes
                     }
-                    return total > target && total > 0
+                    return total > target && rows.count == Self.removalBatchSize
                 }
             }
             (result.remainingCount, result.remainingBytes) = try index.connection.read("sweep") { try index.totals() }

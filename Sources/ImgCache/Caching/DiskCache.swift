@@ -114,11 +114,17 @@ public final class DiskCache: Sendable {
     ///   - format: the variant's output format; ignored for originals. Default nil (no extension).
     ///   - contentType, etag, lastModified: stored as given. Default nil.
     ///   - expiresAt: when the stored response stops being fresh. Default nil (never).
+    /// - Throws: `invalidArgument` when `data` alone is over `sizeLimit`; `io` or `cacheIndex` when the
+    ///   file or its row cannot be written (the key then holds its previous bytes, or is a miss).
     @discardableResult
     public func store(
         _ data: Data, for key: String, kind: CacheEntry.Kind = .original, format: ImageFormat? = nil,
         contentType: String? = nil, etag: String? = nil, lastModified: String? = nil, expiresAt: Date? = nil
     ) throws -> CacheEntry {
+        guard data.count <= configuration.sizeLimit else {
+            throw ImgCacheError.invalidArgument(
+                "\(data.count) bytes for \(key) is over the cache size limit of \(configuration.sizeLimit) bytes")
+        }
         let name: String
         switch kind {
         case .original: name = CacheKey.fileName(forOriginal: key)
