@@ -20,6 +20,7 @@ struct MixedWorkload {
 
     mutating func run(operations: Int) throws {
         for _ in 0..<operations {
+            count("ops")
             switch Int.random(in: 0..<100, using: &random) {
             case 0..<20: try putOwn()
             case 20..<32: try put(key: sharedKey(), kind: .original)
@@ -28,8 +29,10 @@ struct MixedWorkload {
                 try put(key: original + "|v\(Int.random(in: 0..<3, using: &random))", kind: .variant(of: original))
             case 38..<75: try get()
             case 75..<85: try removeOwn()
-            case 85..<88: count("cascaded", try cache.remove(key: sharedKey(), cascadeVariants: true))
-            case 88..<95: count("evicted", try cache.sweep().removedCount)
+            case 85..<88: count("cascadeRemoved", try cache.remove(key: sharedKey(), cascadeVariants: true))
+            case 88..<95:
+                count("sweeps")
+                count("evicted", try cache.sweep().removedCount)
             default: try survey()
             }
         }
@@ -41,7 +44,7 @@ struct MixedWorkload {
     private mutating func count(_ name: String, _ amount: Int = 1) { counts[name, default: 0] += amount }
 
     @discardableResult
-    private mutating func put(key: String, kind: CacheEntry.Kind) throws -> Payload {
+    private mutating func put(key: String, kind: CacheEntry.Kind) throws -> (Payload, CacheEntry) {
         stored += 1
         let payload = Payload(key: key, version: "\(worker).\(stored)", size: Int.random(in: 256...12_000, using: &random))
         let entry = try cache.store(
@@ -49,17 +52,25 @@ struct MixedWorkload {
             etag: "\"\(payload.version)\"")
         guard entry.byteCount == payload.length else { throw WorkerFailure(description: "\(key): stored size differs") }
         count("puts")
-        return payload
+        count("bytesStored", payload.length)
+        return (payload, entry)
     }
 
-    /// Stores one of this worker's keys and reads it straight back: an entry reported stored must be there.
+    /// Stores one of this worker's keys and reads it straight back. An entry reported stored must be
+    /// there, unless a sweep evicted it in access order: then every entry left is at least as recent.
     private mutating func putOwn() throws {
         let key = ownKey()
-        let payload = try put(key: key, kind: .original)
+        let (payload, entry) = try put(key: key, kind: .original)
         versions[key] = payload.version
-        guard try cache.data(for: key) == payload.bytes else {
-            throw WorkerFailure(description: "\(key): version \(payload.version) not read back right after storing it")
+        if let readBack = try cache.data(for: key) {
+            guard readBack == payload.bytes else { throw WorkerFailure(description: "\(key): read back other bytes") }
+            return
         }
+        let older = try cache.entries().filter { $0.lastAccessAt < entry.lastAccessAt }
+        guard older.isEmpty else {
+            throw WorkerFailure(description: "\(key): lost right after storing it while \(older.count) older entries remain")
+        }
+        count("evictedRightAfterStore")
     }
 
     private mutating func get() throws {

@@ -130,27 +130,28 @@ public final class DiskCache: Sendable {
         case .original: name = CacheKey.fileName(forOriginal: key)
         case .variant: name = CacheKey.fileName(for: key, fileExtension: format?.fileExtension)
         }
-        let now = Date()
-        let entry = CacheEntry(
-            key: key, fileName: name, fileURL: URL(fileURLWithPath: folder.dataFilePath(name)), kind: kind,
-            byteCount: data.count, contentType: contentType, etag: etag, lastModified: lastModified,
-            expiresAt: expiresAt, createdAt: now, lastAccessAt: now)
         let temporary = try folder.writeTemporary(data, sync: configuration.syncWrites)
-        let total = try locked { state, index in
+        let (entry, total) = try locked { state, index in
             var renamed = false
             do {
-                let total = try index.connection.writeTransaction("store") {
+                let (entry, total) = try index.connection.writeTransaction("store") {
+                    // Stamped once the write lock is held, so that stamps follow commit order.
+                    let now = Date()
+                    let entry = CacheEntry(
+                        key: key, fileName: name, fileURL: URL(fileURLWithPath: folder.dataFilePath(name)), kind: kind,
+                        byteCount: data.count, contentType: contentType, etag: etag, lastModified: lastModified,
+                        expiresAt: expiresAt, createdAt: now, lastAccessAt: now)
                     if let previous = try index.entry(for: key), previous.fileName != name {
                         folder.removeDataFile(previous.fileName)
                     }
                     try folder.moveIntoPlace(temporary, name: name)
                     renamed = true
                     try index.upsert(entry)
-                    return try index.totals().bytes
+                    return (entry, try index.totals().bytes)
                 }
                 state.stamps.forget(key)
-                if state.stamps.isDue(at: now.timeIntervalSince1970) { try Self.flush(&state, index) }
-                return total
+                if state.stamps.isDue(at: entry.createdAt.timeIntervalSince1970) { try Self.flush(&state, index) }
+                return (entry, total)
             } catch {
                 if renamed { folder.removeDataFile(name) } else { folder.removeTemporary(temporary) }
                 throw error

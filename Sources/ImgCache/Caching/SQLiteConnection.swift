@@ -25,7 +25,19 @@ final class SQLiteConnection {
         self.handle = opened
         self.lockTimeout = lockTimeout
         sqlite3_extended_result_codes(opened, 1)
-        sqlite3_busy_timeout(opened, Int32(min(lockTimeout, 60) * 1000))
+        sqlite3_busy_handler(opened, Self.waitForLock, nil)
+    }
+
+    /// SQLite's busy handler: called while another connection holds a lock, with the number of
+    /// earlier calls for this wait. It sleeps briefly (growing from about 50 us to 1 ms, with jitter
+    /// so that waiting processes do not wake in step) and gives up after about a second, leaving
+    /// longer waits to `retrying`, which knows the deadline. SQLite's own `busy_timeout` sleeps up to
+    /// 100 ms at a time, which leaves a contended lock idle.
+    private static let waitForLock: @convention(c) (UnsafeMutableRawPointer?, Int32) -> Int32 = { _, calls in
+        guard calls < 1200 else { return 0 }
+        let pause = UInt32(min(1000, 50 << min(Int(calls), 5)))
+        usleep(pause / 2 + UInt32.random(in: 0...pause))
+        return 1
     }
 
     deinit { close() }
