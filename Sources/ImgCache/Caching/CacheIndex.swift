@@ -23,10 +23,12 @@ final class CacheIndex {
     /// True when this open created the schema.
     private(set) var isNew = false
     private let dataFolder: URL
+    private let synchronousCommits: Bool
 
     init(path: String, dataFolder: URL, lockTimeout: TimeInterval, synchronousCommits: Bool) throws {
         connection = try SQLiteConnection(path: path, lockTimeout: lockTimeout)
         self.dataFolder = dataFolder
+        self.synchronousCommits = synchronousCommits
         let mode = try connection.read("enable WAL") {
             try connection.rows("PRAGMA journal_mode = WAL") { $0.text(0) }.first
         }
@@ -139,11 +141,17 @@ final class CacheIndex {
         try connection.run("DELETE FROM entries")
     }
 
-    /// Records reads: each key's last access becomes the later of its stamp and the stored one.
+    /// Records reads in one transaction: each key's last access becomes the later of its stamp and the
+    /// stored one. Stamps need no durability, so the commit skips the flush to disk that
+    /// `synchronousCommits` asks of stores.
     func stampAccesses(_ stamps: [String: Double]) throws {
-        for (key, time) in stamps {
-            try connection.run(
-                "UPDATE entries SET last_access = ?1 WHERE key = ?2 AND last_access < ?1", [.real(time), .text(key)])
+        if synchronousCommits { try connection.read("record accesses") { try connection.execute("PRAGMA synchronous = NORMAL") } }
+        defer { if synchronousCommits { try? connection.execute("PRAGMA synchronous = FULL") } }
+        try connection.writeTransaction("record accesses") {
+            for (key, time) in stamps {
+                try connection.run(
+                    "UPDATE entries SET last_access = ?1 WHERE key = ?2 AND last_access < ?1", [.real(time), .text(key)])
+            }
         }
     }
 

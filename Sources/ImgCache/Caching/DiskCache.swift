@@ -237,6 +237,6 @@ public final class DiskCache: Sendable {
     static func flush(_ state: inout State, _ index: CacheIndex) throws {
         guard !state.stamps.pending.isEmpty else { return }
         let stamps = state.stamps.take()
-        try index.connection.writeTransaction("record accesses") { try index.stampAccesses(stamps) }
+        try index.stampAccesses(stamps)
     }
 }
