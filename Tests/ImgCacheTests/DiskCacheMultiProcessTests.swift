@@ -32,6 +32,7 @@ final class DiskCacheMultiProcessTests: XCTestCase {
                 }
             }
         }
+        print("multi-process test: " + counts.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))
         XCTAssertEqual(counts["ops"], 8 * 600)
         XCTAssertGreaterThan(counts["puts", default: 0], 1500)
         XCTAssertGreaterThan(counts["hits", default: 0], 300)

@@ -156,11 +156,14 @@ final class DiskCacheTests: XCTestCase {
 
     func testOpeningAfterAnUncleanExitRemovesLeftoversAndReconciles() throws {
         let root = try makeRoot()
-        try makeCache(root: root).store(Data(repeating: 1, count: 10), for: "https://example.com/kept.png")
-        // What a killed writer leaves: a session that was never closed, a temporary file named after its
-        // process, and a file renamed into data/ whose row was never committed.
-        let deadProcess = ProcessIdentity(pid: 999_999_9, startTicks: 1)
         let cache = try makeCache(root: root)
+        try cache.store(Data(repeating: 1, count: 10), for: "https://example.com/kept.png")
+        let unlinked = try cache.store(Data(repeating: 1, count: 10), for: "https://example.com/removing.png")
+        // What a killed writer leaves: a session that was never closed, a temporary file named after its
+        // process, a file renamed into data/ whose row was never committed, and a file unlinked by a
+        // removal whose row deletion was never committed.
+        let deadProcess = ProcessIdentity(pid: 999_999_9, startTicks: 1)
+        try FileManager.default.removeItem(at: unlinked.fileURL)
         try cache.locked { _, index in
             try index.connection.writeTransaction("test") {
                 try index.insert(.init(process: deadProcess, instance: 0), now: Date())
@@ -175,7 +178,9 @@ final class DiskCacheTests: XCTestCase {
         let reopened = try makeCache(root: root)
         XCTAssertFalse(FileManager.default.fileExists(atPath: leftover.path))
         XCTAssertFalse(FileManager.default.fileExists(atPath: orphan.path))
-        XCTAssertTrue(try reopened.verify().isConsistent)
+        let report = try reopened.verify()
+        XCTAssertTrue(report.isConsistent)
+        XCTAssertEqual(report.checkedEntries, 1, "the row whose file was unlinked is gone")
         XCTAssertEqual(try reopened.data(for: "https://example.com/kept.png"), Data(repeating: 1, count: 10))
     }
 

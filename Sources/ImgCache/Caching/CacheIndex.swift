@@ -175,13 +175,20 @@ final class CacheIndex {
         try connection.rows("SELECT entries, bytes FROM totals") { ($0.integer(0), $0.integer(1)) }.first ?? (0, 0)
     }
 
-    /// Entry counts by kind, the count past their expiry at `now`, and the oldest and newest access.
-    func summary(now: Date) throws -> (variants: Int, expired: Int, oldestAccess: Double?, newestAccess: Double?) {
+    /// The figures of `CacheStats` (but the size limit), read in one statement so they agree.
+    func summary(now: Date, sizeLimit: Int) throws -> CacheStats {
         try connection.rows("""
-            SELECT count(original_key), count(CASE WHEN expires_at <= ? THEN 1 END), min(last_access), max(last_access)
-            FROM entries
+            SELECT totals.entries, totals.bytes, count(original_key), count(CASE WHEN expires_at <= ? THEN 1 END),
+                min(last_access), max(last_access)
+            FROM totals LEFT JOIN entries
             """, [.real(now.timeIntervalSince1970)]
-        ) { ($0.integer(0), $0.integer(1), $0.optionalReal(2), $0.optionalReal(3)) }.first ?? (0, 0, nil, nil)
+        ) { row in
+            CacheStats(
+                entryCount: row.integer(0), totalBytes: row.integer(1), originalCount: row.integer(0) - row.integer(2),
+                variantCount: row.integer(2), expiredCount: row.integer(3), sizeLimit: sizeLimit,
+                oldestAccess: row.optionalReal(4).map(Date.init(timeIntervalSince1970:)),
+                newestAccess: row.optionalReal(5).map(Date.init(timeIntervalSince1970:)))
+        }[0]
     }
 
     private func entry(_ row: SQLiteRow) -> CacheEntry {

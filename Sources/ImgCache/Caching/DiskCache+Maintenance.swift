@@ -83,15 +83,7 @@ extension DiskCache {
     public func stats(now: Date = Date()) throws -> CacheStats {
         try locked { state, index in
             try Self.flush(&state, index)
-            return try index.connection.read("stats") {
-                let (count, bytes) = try index.totals()
-                let summary = try index.summary(now: now)
-                return CacheStats(
-                    entryCount: count, totalBytes: bytes, originalCount: count - summary.variants,
-                    variantCount: summary.variants, expiredCount: summary.expired, sizeLimit: configuration.sizeLimit,
-                    oldestAccess: summary.oldestAccess.map(Date.init(timeIntervalSince1970:)),
-                    newestAccess: summary.newestAccess.map(Date.init(timeIntervalSince1970:)))
-            }
+            return try index.connection.read("stats") { try index.summary(now: now, sizeLimit: configuration.sizeLimit) }
         }
     }
 

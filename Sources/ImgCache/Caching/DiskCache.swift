@@ -15,6 +15,8 @@ import Synchronization
 ///
 /// Every method is synchronous and thread-safe; one instance serialises its own calls. Index locks
 /// held by other processes are waited for (up to `lockTimeout`), never reported as "database is locked".
+/// Processes sharing a folder must see each other's process ids (one host or container): liveness
+/// checks decide which temporary files are leftovers and whether a process ended without closing.
 public final class DiskCache: Sendable {
     public let configuration: Configuration
     let folder: CacheFolder
@@ -133,8 +135,9 @@ public final class DiskCache: Sendable {
         let temporary = try folder.writeTemporary(data, sync: configuration.syncWrites)
         let (entry, total) = try locked { state, index in
             var renamed = false
+            let committed: (CacheEntry, Int)
             do {
-                let (entry, total) = try index.connection.writeTransaction("store") {
+                committed = try index.connection.writeTransaction("store") {
                     // Stamped once the write lock is held, so that stamps follow commit order.
                     let now = Date()
                     let entry = CacheEntry(
@@ -149,13 +152,14 @@ public final class DiskCache: Sendable {
                     try index.upsert(entry)
                     return (entry, try index.totals().bytes)
                 }
-                state.stamps.forget(key)
-                if state.stamps.isDue(at: entry.createdAt.timeIntervalSince1970) { try Self.flush(&state, index) }
-                return (entry, total)
             } catch {
+                // Not committed: the renamed file (ours, as the write lock is still ours) goes too.
                 if renamed { folder.removeDataFile(name) } else { folder.removeTemporary(temporary) }
                 throw error
             }
+            state.stamps.forget(key)
+            if state.stamps.isDue(at: committed.0.createdAt.timeIntervalSince1970) { try Self.flush(&state, index) }
+            return committed
         }
         if configuration.syncWrites { try folder.syncData() }
         if total > configuration.sizeLimit && configuration.sweepsWhenOverLimit { try sweep() }
