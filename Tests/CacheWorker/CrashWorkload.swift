@@ -20,9 +20,9 @@ struct CrashWorkload {
                 stored += 1
                 let payload = Payload(
                     key: key, version: "\(getpid()).\(stored)", size: Int.random(in: 1_000...64_000, using: &random))
-                try cache.store(payload.bytes, for: key)
+                try cache.store(payload.bytes, for: key, etag: "\"\(payload.version)\"")
             case 75..<85: try cache.remove(key: key)
-            case 85..<92: try cache.refresh(for: key, expiresAt: Date().addingTimeInterval(60), etag: "\"\(stored)\"")
+            case 85..<92: try cache.refresh(for: key, expiresAt: Date().addingTimeInterval(60))
             default: try cache.sweep()
             }
         }

@@ -5,7 +5,8 @@
 //   cache-worker crash --root DIR --seed N [--size-limit BYTES]
 //       prints "ready", then stores, removes and sweeps until it is killed
 //   cache-worker check --root DIR
-//       opens the cache and reads every entry back; prints "entry KEY VERSION" for each
+//       opens the cache and reads every entry back, checking its bytes and that its ETag names the
+//       version in the file; prints "entry KEY VERSION" for each
 //   cache-worker check-files --root DIR
 //       without opening the cache, checks that every file in data/ is a complete payload of its key
 //
@@ -53,6 +54,10 @@ do {
             guard let data = try cache.data(for: entry.key) else { throw WorkerFailure(description: "\(entry.key): listed but missing") }
             guard let payload = Payload(validating: data), payload.key == entry.key else {
                 throw WorkerFailure(description: "\(entry.key): wrong or partial bytes")
+            }
+            // Workers store each version with its name as ETag: the row must describe the file.
+            guard entry.etag == "\"\(payload.version)\"" else {
+                throw WorkerFailure(description: "\(entry.key): row has ETag \(entry.etag ?? "none"), file is \(payload.version)")
             }
             print("entry \(entry.key) \(payload.version)")
         }

@@ -63,9 +63,12 @@ final class DiskCacheSweepTests: XCTestCase {
 
         XCTAssertNotNil(try cache.entry(for: key(3)))
         let flushed = try observer.entries()
+        XCTAssertEqual(flushed.first?.key, key(3), "most recently read first")
+        XCTAssertNotNil(try cache.data(for: key(0)))
+        try cache.flushAccessStamps()
+        XCTAssertEqual(try observer.entries().first?.key, key(0), "an explicit flush writes a single pending stamp")
         XCTAssertEqual(flushed.count, 4)
         for entry in flushed { XCTAssertGreaterThan(entry.lastAccessAt, before[entry.key]!, entry.key) }
-        XCTAssertEqual(flushed.first?.key, key(3), "most recently read first")
     }
 
     func testRemoveExpiredRemovesEntriesIdleLongerThanTheTimeToLive() throws {
