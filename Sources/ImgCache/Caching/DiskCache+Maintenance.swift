@@ -6,13 +6,17 @@ extension DiskCache {
 
     /// Removes entries not accessed within `timeToLive`, then, when the total is over `sizeLimit`,
     /// the least recently accessed entries until it is at most `lowWaterFraction` of the limit.
-    /// Entries stored or read after the sweep began are spared, so a store that triggers a sweep keeps
-    /// its entry. Pending access stamps are written first; other processes' reads count once they
-    /// flushed theirs.
+    /// Entries stored or read after the sweep began are spared. Pending access stamps are written
+    /// first; other processes' reads count once they flushed theirs.
     @discardableResult
     public func sweep() throws -> CacheSweepResult {
-        let start = Date()
-        var result = try removeExpired(now: start)
+        try sweep(sparingFrom: Date())
+    }
+
+    /// `sweep()`, sparing the entries accessed at or after `cutoff`: a store passes its own stamp so
+    /// that the entry it reports stored survives the sweep it triggers.
+    func sweep(sparingFrom cutoff: Date) throws -> CacheSweepResult {
+        var result = try removeExpired()
         let limit = configuration.sizeLimit
         let target = Int(Double(limit) * configuration.lowWaterFraction)
         try locked { state, index in
@@ -21,7 +25,7 @@ extension DiskCache {
                 over = try index.connection.writeTransaction("sweep") {
                     var total = try index.totals().bytes
                     let rows = try index.leastRecentlyAccessed(
-                        limit: Self.removalBatchSize, before: start.timeIntervalSince1970)
+                        limit: Self.removalBatchSize, before: cutoff.timeIntervalSince1970)
                     for row in rows where total > target {
                         try index.delete(key: row.key)
                         folder.removeDataFile(row.file)

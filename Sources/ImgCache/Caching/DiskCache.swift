@@ -108,7 +108,8 @@ public final class DiskCache: Sendable {
     // MARK: Writing
 
     /// Stores `data` for `key`, replacing what was stored, and returns the new entry once the file is
-    /// in place and its row committed (and on disk when `syncWrites`). May sweep when over the limit.
+    /// in place and its row committed (and on disk when `syncWrites`). When the total goes over the
+    /// limit it sweeps, sparing the new entry.
     ///
     /// - Parameters:
     ///   - kind: `.original` (default) names the file after the URL path's extension of `key`;
@@ -162,7 +163,9 @@ public final class DiskCache: Sendable {
             return committed
         }
         if configuration.syncWrites { try folder.syncData() }
-        if total > configuration.sizeLimit && configuration.sweepsWhenOverLimit { try sweep() }
+        if total > configuration.sizeLimit && configuration.sweepsWhenOverLimit {
+            try sweep(sparingFrom: entry.lastAccessAt)
+        }
         return entry
     }
 
