@@ -14,9 +14,12 @@ let package = Package(
         // library call in setjmp so that no Swift frame is ever jumped over.
         .target(name: "CPNG", path: "Sources/CPNG", linkerSettings: [.linkedLibrary("png16")]),
         .target(name: "CJPEG", path: "Sources/CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
+        // The disk cache's index (libsqlite3) and file names (MD5 from libcrypto's EVP API).
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
+        .systemLibrary(name: "CCrypto", path: "Sources/CCrypto"),
         .target(
             name: "ImgCache",
-            dependencies: ["CGIF", "CPNG", "CJPEG"],
+            dependencies: ["CGIF", "CPNG", "CJPEG", "CSQLite", "CCrypto"],
             path: "Sources/ImgCache"
         ),
         .executableTarget(name: "ImgCacheCLI", dependencies: ["ImgCache"], path: "Sources/ImgCacheCLI"),
@@ -24,7 +27,9 @@ let package = Package(
         .executableTarget(name: "imgcache-bench", dependencies: ["ImgCache"], path: "Benchmarks/ImgCacheBench"),
         // Helpers shared by the test targets (no @testable import: it builds in any configuration).
         .target(name: "TestSupport", dependencies: ["ImgCache"], path: "Tests/TestSupport"),
-        .testTarget(name: "ImgCacheTests", dependencies: ["ImgCache", "TestSupport"], path: "Tests/ImgCacheTests"),
+        // Test support: a process that uses a shared disk cache, for multi-process and crash tests.
+        .executableTarget(name: "cache-worker", dependencies: ["ImgCache"], path: "Tests/CacheWorker"),
+        .testTarget(name: "ImgCacheTests", dependencies: ["ImgCache", "TestSupport", "cache-worker"], path: "Tests/ImgCacheTests"),
         .testTarget(name: "CLITests", dependencies: ["ImgCacheCLI", "ImgCache"], path: "Tests/CLITests"),
         .testTarget(name: "ConformanceTests", dependencies: ["ImgCache", "TestSupport"], path: "Tests/ConformanceTests"),
     ],

@@ -1,0 +1,201 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Synchronization
+
+/// The folders of a disk cache and the file work on them: `<root>/data/` holds finished files,
+/// `<root>/tmp/` files being written. Nothing inside the root is followed if it is a symlink.
+struct CacheFolder: Sendable {
+    /// What a name in data/ refers to.
+    enum FileState: Equatable {
+        case missing
+        case regular(size: Int)
+        /// A symlink, folder or other non-regular item, never read and removed on repair.
+        case other
+    }
+
+    let root: URL
+    let dataPath: String
+    let temporaryPath: String
+    let indexPath: String
+
+    /// A temporary file older than this is removed on open even if its writer looks alive.
+    static let temporaryMaxAge: TimeInterval = 3600
+
+    private static let sequence = Atomic<Int>(0)
+
+    init(root: URL) {
+        self.root = root.standardizedFileURL
+        dataPath = self.root.appendingPathComponent("data").path
+        temporaryPath = self.root.appendingPathComponent("tmp").path
+        indexPath = self.root.appendingPathComponent("index.sqlite").path
+    }
+
+    /// Creates the root, data/ and tmp/ as needed with mode 0700, and refuses data/, tmp/ and the
+    /// index files when they are symlinks.
+    func prepare() throws {
+        try Self.makeFolders(root.path)
+        for path in [dataPath, temporaryPath] {
+            if mkdir(path, 0o700) != 0 && errno != EEXIST { throw Self.ioError(path, "cannot create folder") }
+            guard Self.lstatMode(path).map({ $0 & S_IFMT == S_IFDIR }) == true else {
+                throw ImgCacheError.io(path: path, detail: "refusing a symlink or file where the cache expects a folder")
+            }
+        }
+        for path in [indexPath, indexPath + "-wal", indexPath + "-shm"] {
+            if let mode = Self.lstatMode(path), mode & S_IFMT != S_IFREG {
+                throw ImgCacheError.io(path: path, detail: "refusing a symlink or non-file as the cache index")
+            }
+        }
+    }
+
+    func dataFilePath(_ name: String) -> String { dataPath + "/" + name }
+
+    /// Writes `data` to a new file in tmp/ named after this process, flushed to disk when `sync`;
+    /// returns its path.
+    func writeTemporary(_ data: Data, sync: Bool) throws -> String {
+        let me = ProcessIdentity.current
+        let number = Self.sequence.wrappingAdd(1, ordering: .relaxed).newValue
+        let path = "\(temporaryPath)/\(me.pid)-\(me.startTicks)-\(number).tmp"
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw Self.ioError(path, "cannot create") }
+        var failure: ImgCacheError?
+        data.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 && errno == EINTR { continue }
+                guard written > 0 else { failure = Self.ioError(path, "cannot write"); return }
+                offset += written
+            }
+        }
+        if failure == nil && sync && fsync(descriptor) != 0 { failure = Self.ioError(path, "cannot flush") }
+        if close(descriptor) != 0 && failure == nil { failure = Self.ioError(path, "cannot close") }
+        if let failure {
+            unlink(path)
+            throw failure
+        }
+        return path
+    }
+
+    /// Renames a finished temporary file to data/`name`, replacing what was there.
+    func moveIntoPlace(_ temporary: String, name: String) throws {
+        guard rename(temporary, dataFilePath(name)) == 0 else {
+            let error = Self.ioError(dataFilePath(name), "cannot move into place")
+            unlink(temporary)
+            throw error
+        }
+    }
+
+    /// Flushes data/'s directory entries (the renames) to disk.
+    func syncData() throws {
+        let descriptor = open(dataPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw Self.ioError(dataPath, "cannot open") }
+        defer { close(descriptor) }
+        guard fsync(descriptor) == 0 else { throw Self.ioError(dataPath, "cannot flush") }
+    }
+
+    /// Removes data/`name` (a non-regular item too); a missing name is not an error.
+    func removeDataFile(_ name: String) {
+        let path = dataFilePath(name)
+        if unlink(path) != 0 && (errno == EISDIR || errno == EPERM) {
+            try? FileManager.default.removeItem(atPath: path)
+        }
+    }
+
+    func state(ofDataFile name: String) -> FileState {
+        var info = stat()
+        guard lstat(dataFilePath(name), &info) == 0 else { return .missing }
+        return info.st_mode & S_IFMT == S_IFREG ? .regular(size: Int(info.st_size)) : .other
+    }
+
+    /// The bytes of data/`name`, or nil when it is missing, not a regular file or not `expectedSize`
+    /// bytes long. A file is replaced only by rename, so the bytes read are one complete version.
+    func readDataFile(_ name: String, expectedSize: Int) throws -> Data? {
+        let path = dataFilePath(name)
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            if errno == ENOENT || errno == ELOOP { return nil }
+            throw Self.ioError(path, "cannot open")
+        }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw Self.ioError(path, "cannot stat") }
+        guard info.st_mode & S_IFMT == S_IFREG, Int(info.st_size) == expectedSize else { return nil }
+        var data = Data(count: expectedSize)
+        var failure: ImgCacheError?
+        let total = data.withUnsafeMutableBytes { buffer -> Int in
+            var offset = 0
+            while offset < buffer.count {
+                let count = read(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if count < 0 && errno == EINTR { continue }
+                if count < 0 { failure = Self.ioError(path, "cannot read") }
+                if count <= 0 { break }
+                offset += count
+            }
+            return offset
+        }
+        if let failure { throw failure }
+        return total == expectedSize ? data : nil
+    }
+
+    /// Every name in data/ and what it is.
+    func listData() throws -> [String: FileState] {
+        guard let directory = opendir(dataPath) else { throw Self.ioError(dataPath, "cannot list") }
+        defer { closedir(directory) }
+        let descriptor = dirfd(directory)
+        var states: [String: FileState] = [:]
+        while let item = readdir(directory) {
+            let name = withUnsafePointer(to: &item.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
+            }
+            if name == "." || name == ".." { continue }
+            var info = stat()
+            if fstatat(descriptor, name, &info, AT_SYMLINK_NOFOLLOW) != 0 { continue }
+            states[name] = info.st_mode & S_IFMT == S_IFREG ? .regular(size: Int(info.st_size)) : .other
+        }
+        return states
+    }
+
+    /// Paths of files in tmp/ that no live writer owns: their writer process has ended, or they are
+    /// older than `temporaryMaxAge`.
+    func staleTemporaries(now: Date = Date()) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: temporaryPath)) ?? []
+        return names.compactMap { name in
+            let path = temporaryPath + "/" + name
+            var info = stat()
+            guard lstat(path, &info) == 0 else { return nil }
+            let age = now.timeIntervalSince1970 - Double(info.st_mtim.tv_sec)
+            if age > Self.temporaryMaxAge { return path }
+            let fields = name.split(separator: "-")
+            guard fields.count == 3, let pid = Int32(fields[0]), let startTicks = Int(fields[1]) else { return nil }
+            return ProcessIdentity(pid: pid, startTicks: startTicks).isAlive ? nil : path
+        }
+    }
+
+    /// Removes a file or folder in tmp/.
+    func removeTemporary(_ path: String) {
+        if unlink(path) != 0 { try? FileManager.default.removeItem(atPath: path) }
+    }
+
+    private static func makeFolders(_ path: String) throws {
+        var current = ""
+        for component in path.split(separator: "/") {
+            current += "/" + component
+            if mkdir(current, 0o700) != 0 && errno != EEXIST { throw ioError(current, "cannot create folder") }
+        }
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+            throw ImgCacheError.io(path: path, detail: "not a folder")
+        }
+    }
+
+    private static func lstatMode(_ path: String) -> mode_t? {
+        var info = stat()
+        return lstat(path, &info) == 0 ? info.st_mode : nil
+    }
+
+    private static func ioError(_ path: String, _ action: String) -> ImgCacheError {
+        .io(path: path, detail: "\(action): \(String(cString: strerror(errno)))")
+    }
+}

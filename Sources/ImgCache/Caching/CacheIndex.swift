@@ -1,0 +1,224 @@
+import Foundation
+
+/// The SQLite index of a disk cache (`<root>/index.sqlite`, WAL mode): one row per entry with its
+/// file name, kind, size, HTTP metadata and access stamp; running totals kept by triggers; and the
+/// processes that have the cache open. Times are seconds since 1970.
+final class CacheIndex {
+    /// An entry's key, file and size: what eviction and verification need.
+    struct FileRow {
+        let key: String
+        let file: String
+        let bytes: Int
+    }
+
+    /// A process (and instance within it) that has the cache open.
+    struct Session: Hashable {
+        let process: ProcessIdentity
+        let instance: Int
+    }
+
+    static let schemaVersion = 1
+
+    let connection: SQLiteConnection
+    /// True when this open created the schema.
+    private(set) var isNew = false
+    private let dataFolder: URL
+    private let synchronousCommits: Bool
+
+    init(path: String, dataFolder: URL, lockTimeout: TimeInterval, synchronousCommits: Bool) throws {
+        connection = try SQLiteConnection(path: path, lockTimeout: lockTimeout)
+        self.dataFolder = dataFolder
+        self.synchronousCommits = synchronousCommits
+        let mode = try connection.read("enable WAL") {
+            try connection.rows("PRAGMA journal_mode = WAL") { $0.text(0) }.first
+        }
+        guard mode?.lowercased() == "wal" else {
+            throw ImgCacheError.cacheIndex(path: path, detail: "cannot use WAL journal mode (got \(mode ?? "nothing"))")
+        }
+        try connection.execute("PRAGMA synchronous = \(synchronousCommits ? "FULL" : "NORMAL")")
+        isNew = try connection.writeTransaction("create schema") {
+            let version = try connection.rows("PRAGMA user_version") { $0.integer(0) }.first ?? 0
+            guard version <= Self.schemaVersion else {
+                throw ImgCacheError.cacheIndex(path: path, detail: "schema version \(version) is from a newer imgcache")
+            }
+            guard version < Self.schemaVersion else { return false }
+            try connection.execute(Self.schema + "PRAGMA user_version = \(Self.schemaVersion);")
+            return true
+        }
+    }
+
+    private static let schema = """
+        CREATE TABLE entries (
+            key TEXT PRIMARY KEY NOT NULL,
+            file TEXT NOT NULL,
+            kind TEXT NOT NULL CHECK (kind IN ('original', 'variant')),
+            original_key TEXT,
+            bytes INTEGER NOT NULL,
+            content_type TEXT,
+            etag TEXT,
+            last_modified TEXT,
+            expires_at REAL,
+            created_at REAL NOT NULL,
+            last_access REAL NOT NULL
+        );
+        CREATE INDEX entries_by_access ON entries (last_access);
+        CREATE INDEX entries_by_original ON entries (original_key) WHERE original_key IS NOT NULL;
+        CREATE TABLE totals (id INTEGER PRIMARY KEY CHECK (id = 0), entries INTEGER NOT NULL, bytes INTEGER NOT NULL);
+        INSERT INTO totals VALUES (0, 0, 0);
+        CREATE TRIGGER entries_added AFTER INSERT ON entries
+            BEGIN UPDATE totals SET entries = entries + 1, bytes = bytes + NEW.bytes; END;
+        CREATE TRIGGER entries_removed AFTER DELETE ON entries
+            BEGIN UPDATE totals SET entries = entries - 1, bytes = bytes - OLD.bytes; END;
+        CREATE TRIGGER entries_resized AFTER UPDATE OF bytes ON entries
+            BEGIN UPDATE totals SET bytes = bytes - OLD.bytes + NEW.bytes; END;
+        CREATE TABLE sessions (
+            pid INTEGER NOT NULL,
+            start_ticks INTEGER NOT NULL,
+            instance INTEGER NOT NULL,
+            opened_at REAL NOT NULL,
+            PRIMARY KEY (pid, start_ticks, instance)
+        );
+
+        """
+
+    private static let entryColumns = """
+        key, file, kind, original_key, bytes, content_type, etag, last_modified, expires_at, created_at, last_access
+        """
+
+    // MARK: Entries
+
+    func entry(for key: String) throws -> CacheEntry? {
+        try connection.rows("SELECT \(Self.entryColumns) FROM entries WHERE key = ?", [.text(key)], entry).first
+    }
+
+    /// Every entry, most recently accessed first.
+    func allEntries() throws -> [CacheEntry] {
+        try connection.rows("SELECT \(Self.entryColumns) FROM entries ORDER BY last_access DESC", [], entry)
+    }
+
+    /// The variants stored from the original `key`.
+    func variants(of key: String) throws -> [CacheEntry] {
+        try connection.rows("SELECT \(Self.entryColumns) FROM entries WHERE original_key = ?", [.text(key)], entry)
+    }
+
+    /// Inserts `entry`, or replaces the row with its key.
+    func upsert(_ entry: CacheEntry) throws {
+        let originalKey: String?
+        switch entry.kind {
+        case .original: originalKey = nil
+        case .variant(let key): originalKey = key
+        }
+        try connection.run("""
+            INSERT INTO entries (\(Self.entryColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (key) DO UPDATE SET file = excluded.file, kind = excluded.kind,
+                original_key = excluded.original_key, bytes = excluded.bytes, content_type = excluded.content_type,
+                etag = excluded.etag, last_modified = excluded.last_modified, expires_at = excluded.expires_at,
+                created_at = excluded.created_at, last_access = excluded.last_access
+            """, [
+                .text(entry.key), .text(entry.fileName), .text(originalKey == nil ? "original" : "variant"),
+                .text(originalKey), .integer(entry.byteCount), .text(entry.contentType), .text(entry.etag),
+                .text(entry.lastModified), .real(entry.expiresAt?.timeIntervalSince1970),
+                .real(entry.createdAt.timeIntervalSince1970), .real(entry.lastAccessAt.timeIntervalSince1970),
+            ])
+    }
+
+    /// Sets the validators and expiry of `key` and stamps it accessed at `now`; false when there is no row.
+    func refresh(key: String, etag: String?, lastModified: String?, expiresAt: Date?, now: Date) throws -> Bool {
+        try connection.run("""
+            UPDATE entries SET etag = ?, last_modified = ?, expires_at = ?, last_access = max(last_access, ?)
+            WHERE key = ?
+            """, [
+                .text(etag), .text(lastModified), .real(expiresAt?.timeIntervalSince1970),
+                .real(now.timeIntervalSince1970), .text(key),
+            ]) > 0
+    }
+
+    func delete(key: String) throws {
+        try connection.run("DELETE FROM entries WHERE key = ?", [.text(key)])
+    }
+
+    func deleteAll() throws {
+        try connection.run("DELETE FROM entries")
+    }
+
+    /// Records reads in one transaction: each key's last access becomes the later of its stamp and the
+    /// stored one. Stamps need no durability, so the commit skips the flush to disk that
+    /// `synchronousCommits` asks of stores.
+    func stampAccesses(_ stamps: [String: Double]) throws {
+        if synchronousCommits { try connection.read("record accesses") { try connection.execute("PRAGMA synchronous = NORMAL") } }
+        defer { if synchronousCommits { try? connection.execute("PRAGMA synchronous = FULL") } }
+        try connection.writeTransaction("record accesses") {
+            for (key, time) in stamps {
+                try connection.run(
+                    "UPDATE entries SET last_access = ?1 WHERE key = ?2 AND last_access < ?1", [.real(time), .text(key)])
+            }
+        }
+    }
+
+    /// Up to `limit` entries, least recently accessed first, optionally only those accessed before `cutoff`.
+    func leastRecentlyAccessed(limit: Int, before cutoff: Double = .infinity) throws -> [FileRow] {
+        try connection.rows(
+            "SELECT key, file, bytes FROM entries WHERE last_access < ? ORDER BY last_access LIMIT ?",
+            [.real(cutoff), .integer(limit)]
+        ) { FileRow(key: $0.text(0), file: $0.text(1), bytes: $0.integer(2)) }
+    }
+
+    /// Key, file and size of every entry.
+    func allFiles() throws -> [FileRow] {
+        try connection.rows("SELECT key, file, bytes FROM entries") {
+            FileRow(key: $0.text(0), file: $0.text(1), bytes: $0.integer(2))
+        }
+    }
+
+    /// Number of entries and their total size, from the trigger-kept totals.
+    func totals() throws -> (entries: Int, bytes: Int) {
+        try connection.rows("SELECT entries, bytes FROM totals") { ($0.integer(0), $0.integer(1)) }.first ?? (0, 0)
+    }
+
+    /// The figures of `CacheStats` (but the size limit), read in one statement so they agree.
+    func summary(now: Date, sizeLimit: Int) throws -> CacheStats {
+        try connection.rows("""
+            SELECT totals.entries, totals.bytes, count(original_key), count(CASE WHEN expires_at <= ? THEN 1 END),
+                min(last_access), max(last_access)
+            FROM totals LEFT JOIN entries
+            """, [.real(now.timeIntervalSince1970)]
+        ) { row in
+            CacheStats(
+                entryCount: row.integer(0), totalBytes: row.integer(1), originalCount: row.integer(0) - row.integer(2),
+                variantCount: row.integer(2), expiredCount: row.integer(3), sizeLimit: sizeLimit,
+                oldestAccess: row.optionalReal(4).map(Date.init(timeIntervalSince1970:)),
+                newestAccess: row.optionalReal(5).map(Date.init(timeIntervalSince1970:)))
+        }[0]
+    }
+
+    private func entry(_ row: SQLiteRow) -> CacheEntry {
+        let file = row.text(1)
+        return CacheEntry(
+            key: row.text(0), fileName: file, fileURL: dataFolder.appendingPathComponent(file),
+            kind: row.text(2) == "variant" ? .variant(of: row.optionalText(3) ?? "") : .original,
+            byteCount: row.integer(4), contentType: row.optionalText(5), etag: row.optionalText(6),
+            lastModified: row.optionalText(7), expiresAt: row.optionalReal(8).map(Date.init(timeIntervalSince1970:)),
+            createdAt: Date(timeIntervalSince1970: row.real(9)), lastAccessAt: Date(timeIntervalSince1970: row.real(10)))
+    }
+
+    // MARK: Sessions
+
+    func sessions() throws -> [Session] {
+        try connection.rows("SELECT pid, start_ticks, instance FROM sessions") {
+            Session(process: ProcessIdentity(pid: Int32($0.integer(0)), startTicks: $0.integer(1)), instance: $0.integer(2))
+        }
+    }
+
+    func insert(_ session: Session, now: Date) throws {
+        try connection.run("INSERT OR REPLACE INTO sessions VALUES (?, ?, ?, ?)", [
+            .integer(Int(session.process.pid)), .integer(session.process.startTicks), .integer(session.instance),
+            .real(now.timeIntervalSince1970),
+        ])
+    }
+
+    func delete(_ session: Session) throws {
+        try connection.run("DELETE FROM sessions WHERE pid = ? AND start_ticks = ? AND instance = ?", [
+            .integer(Int(session.process.pid)), .integer(session.process.startTicks), .integer(session.instance),
+        ])
+    }
+}

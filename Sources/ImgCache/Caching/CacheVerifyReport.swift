@@ -1,0 +1,31 @@
+/// What `DiskCache.verify(repair:)` found when it compared the index with the files in data/.
+public struct CacheVerifyReport: Sendable, Equatable {
+    /// A row whose file exists with another size than recorded.
+    public struct SizeMismatch: Sendable, Equatable {
+        public var key: String
+        public var fileName: String
+        public var indexedBytes: Int
+        public var fileBytes: Int
+    }
+
+    /// Rows checked.
+    public var checkedEntries: Int
+    /// Names found in data/.
+    public var checkedFiles: Int
+    /// Keys of rows whose file is missing (or is a symlink or folder rather than a file).
+    public var missingFiles: [String]
+    /// Names in data/ that no row refers to.
+    public var orphanFiles: [String]
+    public var sizeMismatches: [SizeMismatch]
+    /// Paths of files left in tmp/ by writers that have ended.
+    public var staleTemporaryFiles: [String]
+    /// True when the problems found were fixed: rows without a usable file and mismatched rows and
+    /// files removed, orphans and stale temporary files deleted.
+    public var repaired: Bool
+
+    /// True when every row has its file at the recorded size and every file has its row.
+    public var isConsistent: Bool { missingFiles.isEmpty && orphanFiles.isEmpty && sizeMismatches.isEmpty }
+
+    /// Number of inconsistencies (stale temporary files are not counted: they are not in data/).
+    public var issueCount: Int { missingFiles.count + orphanFiles.count + sizeMismatches.count }
+}

@@ -1,0 +1,249 @@
+import Foundation
+import Synchronization
+
+/// A disk cache that several processes can share: files named `md5(key).ext` under `<root>/data/`,
+/// indexed by SQLite in WAL mode at `<root>/index.sqlite`.
+///
+/// - A store writes into `<root>/tmp/`, renames the file into `data/` and commits its index row in one
+///   write transaction, so no reader ever sees a partial file, and of two processes storing one key
+///   the last rename is the one the row describes.
+/// - A row whose file is missing or of the wrong size is a miss, and is removed.
+/// - Reads are stamped in memory and written in batches; `sweep()` evicts least recently accessed
+///   first, down to a low-water mark, when the total is over `sizeLimit`.
+/// - Opening removes files left in tmp/ by writers that have ended, and, when a process that had the
+///   cache open ended without closing it (or the index is new), reconciles the index with data/.
+///
+/// Every method is synchronous and thread-safe; one instance serialises its own calls. Index locks
+/// held by other processes are waited for (up to `lockTimeout`), never reported as "database is locked".
+/// Processes sharing a folder must see each other's process ids (one host or container): liveness
+/// checks decide which temporary files are leftovers and whether a process ended without closing.
+public final class DiskCache: Sendable {
+    public let configuration: Configuration
+    let folder: CacheFolder
+    let state: Mutex<State>
+
+    /// What the lock guards: the index connection (nil once closed) and the pending access stamps.
+    struct State {
+        var index: CacheIndex?
+        var stamps: AccessStamps
+        let session: CacheIndex.Session
+    }
+
+    private static let instances = Atomic<Int>(0)
+
+    /// Opens (creating as needed) the cache at `configuration.root`.
+    public init(configuration: Configuration = Configuration()) throws {
+        try configuration.validate()
+        self.configuration = configuration
+        let folder = CacheFolder(root: configuration.root)
+        try folder.prepare()
+        let index = try CacheIndex(
+            path: folder.indexPath, dataFolder: URL(fileURLWithPath: folder.dataPath, isDirectory: true),
+            lockTimeout: configuration.lockTimeout, synchronousCommits: configuration.syncWrites)
+        let session = CacheIndex.Session(
+            process: .current, instance: Self.instances.wrappingAdd(1, ordering: .relaxed).newValue)
+        let someoneCrashed = try index.connection.writeTransaction("open") {
+            let ended = try index.sessions().filter { !$0.process.isAlive }
+            for old in ended { try index.delete(old) }
+            try index.insert(session, now: Date())
+            return !ended.isEmpty
+        }
+        if someoneCrashed || index.isNew {
+            _ = try Self.verify(index: index, folder: folder, repair: true)
+        } else {
+            for path in folder.staleTemporaries() { folder.removeTemporary(path) }
+        }
+        self.folder = folder
+        let stamps = AccessStamps(
+            flushCount: configuration.accessStampFlushCount, flushInterval: configuration.accessStampFlushInterval)
+        state = Mutex(State(index: index, stamps: stamps, session: session))
+    }
+
+    deinit { close() }
+
+    /// Writes pending access stamps, unregisters this process and closes the index. Later calls throw
+    /// `ImgCacheError.cacheIndex`. Also done when the cache is deallocated.
+    public func close() {
+        state.withLock { state in
+            guard let index = state.index else { return }
+            try? Self.flush(&state, index)
+            try? index.connection.writeTransaction("close") { try index.delete(state.session) }
+            index.connection.close()
+            state.index = nil
+        }
+    }
+
+    /// The cache folder.
+    public var root: URL { folder.root }
+
+    // MARK: Reading
+
+    /// The entry stored for `key`, with its file checked to exist at the recorded size; nil on a miss.
+    /// A row whose file is missing or of another size is removed (with the file) and is a miss. The
+    /// file stays complete, but another process may evict or replace it after this returns.
+    public func entry(for key: String) throws -> CacheEntry? {
+        try locked { state, index in
+            guard let entry = try index.connection.read("look up", { try index.entry(for: key) }) else { return nil }
+            guard folder.state(ofDataFile: entry.fileName) == .regular(size: entry.byteCount) else {
+                return try repair(key, index)
+            }
+            try recordAccess(key, &state, index)
+            return entry
+        }
+    }
+
+    /// The bytes stored for `key`, or nil on a miss (as for `entry(for:)`).
+    public func data(for key: String) throws -> Data? {
+        guard let entry = try locked({ _, index in try index.connection.read("look up", { try index.entry(for: key) }) })
+        else { return nil }
+        var found = try folder.readDataFile(entry.fileName, expectedSize: entry.byteCount)
+        if found == nil, let current = try locked({ _, index in try repair(key, index) }) {
+            found = try folder.readDataFile(current.fileName, expectedSize: current.byteCount)
+        }
+        guard let found else { return nil }
+        try locked { state, index in try recordAccess(key, &state, index) }
+        return found
+    }
+
+    // MARK: Writing
+
+    /// Stores `data` for `key`, replacing what was stored, and returns the new entry once the file is
+    /// in place and its row committed (and on disk when `syncWrites`). When the total goes over the
+    /// limit it sweeps, sparing the new entry.
+    ///
+    /// - Parameters:
+    ///   - kind: `.original` (default) names the file after the URL path's extension of `key`;
+    ///     `.variant(of:)` links the entry to its original and names the file after `format`.
+    ///   - format: the variant's output format; ignored for originals. Default nil (no extension).
+    ///   - contentType, etag, lastModified: stored as given. Default nil.
+    ///   - expiresAt: when the stored response stops being fresh. Default nil (never).
+    /// - Throws: `invalidArgument` when `data` alone is over `sizeLimit`; `io` or `cacheIndex` when the
+    ///   file or its row cannot be written (the key then holds its previous bytes, or is a miss).
+    @discardableResult
+    public func store(
+        _ data: Data, for key: String, kind: CacheEntry.Kind = .original, format: ImageFormat? = nil,
+        contentType: String? = nil, etag: String? = nil, lastModified: String? = nil, expiresAt: Date? = nil
+    ) throws -> CacheEntry {
+        guard data.count <= configuration.sizeLimit else {
+            throw ImgCacheError.invalidArgument(
+                "\(data.count) bytes for \(key) is over the cache size limit of \(configuration.sizeLimit) bytes")
+        }
+        let name: String
+        switch kind {
+        case .original: name = CacheKey.fileName(forOriginal: key)
+        case .variant: name = CacheKey.fileName(for: key, fileExtension: format?.fileExtension)
+        }
+        let temporary = try folder.writeTemporary(data, sync: configuration.syncWrites)
+        let (entry, total) = try locked { state, index in
+            var renamed = false
+            let committed: (CacheEntry, Int)
+            do {
+                committed = try index.connection.writeTransaction("store") {
+                    // Stamped once the write lock is held, so that stamps follow commit order.
+                    let now = Date()
+                    let entry = CacheEntry(
+                        key: key, fileName: name, fileURL: URL(fileURLWithPath: folder.dataFilePath(name)), kind: kind,
+                        byteCount: data.count, contentType: contentType, etag: etag, lastModified: lastModified,
+                        expiresAt: expiresAt, createdAt: now, lastAccessAt: now)
+                    if let previous = try index.entry(for: key), previous.fileName != name {
+                        folder.removeDataFile(previous.fileName)
+                    }
+                    try folder.moveIntoPlace(temporary, name: name)
+                    renamed = true
+                    try index.upsert(entry)
+                    return (entry, try index.totals().bytes)
+                }
+            } catch {
+                // Not committed: the renamed file (ours, as the write lock is still ours) goes too.
+                if renamed { folder.removeDataFile(name) } else { folder.removeTemporary(temporary) }
+                throw error
+            }
+            state.stamps.forget(key)
+            if state.stamps.isDue(at: committed.0.createdAt.timeIntervalSince1970) { try Self.flush(&state, index) }
+            return committed
+        }
+        if configuration.syncWrites { try folder.syncData() }
+        if total > configuration.sizeLimit && configuration.sweepsWhenOverLimit {
+            try sweep(sparingFrom: entry.lastAccessAt)
+        }
+        return entry
+    }
+
+    /// Records a revalidation (an HTTP 304) without rewriting the bytes: sets the expiry, replaces the
+    /// validators that are given (nil keeps the stored one) and stamps the entry accessed. Returns the
+    /// updated entry, or nil when `key` is not stored.
+    @discardableResult
+    public func refresh(
+        for key: String, expiresAt: Date?, etag: String? = nil, lastModified: String? = nil
+    ) throws -> CacheEntry? {
+        try locked { state, index in
+            try index.connection.writeTransaction("refresh") {
+                guard let stored = try index.entry(for: key) else { return nil }
+                _ = try index.refresh(
+                    key: key, etag: etag ?? stored.etag, lastModified: lastModified ?? stored.lastModified,
+                    expiresAt: expiresAt, now: Date())
+                state.stamps.forget(key)
+                return try index.entry(for: key)
+            }
+        }
+    }
+
+    /// Removes the entry for `key` and its file; with `cascadeVariants`, also every variant stored from
+    /// it. Default false. Returns the number of entries removed.
+    @discardableResult
+    public func remove(key: String, cascadeVariants: Bool = false) throws -> Int {
+        try locked { state, index in
+            try index.connection.writeTransaction("remove") {
+                var removed = try index.entry(for: key).map { [$0] } ?? []
+                if cascadeVariants { removed += try index.variants(of: key) }
+                for entry in removed {
+                    try index.delete(key: entry.key)
+                    folder.removeDataFile(entry.fileName)
+                    state.stamps.forget(entry.key)
+                }
+                return removed.count
+            }
+        }
+    }
+
+    // MARK: Internals
+
+    /// Runs `body` under the lock with the open index.
+    func locked<T: Sendable>(_ body: (inout State, CacheIndex) throws -> T) throws -> T {
+        try state.withLock { state in
+            guard let index = state.index else {
+                throw ImgCacheError.cacheIndex(path: folder.indexPath, detail: "the cache is closed")
+            }
+            return try body(&state, index)
+        }
+    }
+
+    /// Under the write lock, where no other process is between a rename and its commit: returns the
+    /// entry for `key` when its file is as recorded, else removes the row (and a wrong file) and returns nil.
+    private func repair(_ key: String, _ index: CacheIndex) throws -> CacheEntry? {
+        try index.connection.writeTransaction("repair") {
+            guard let entry = try index.entry(for: key) else { return nil }
+            switch folder.state(ofDataFile: entry.fileName) {
+            case .regular(let size) where size == entry.byteCount:
+                return entry
+            case .missing:
+                try index.delete(key: key)
+            case .regular, .other:
+                try index.delete(key: key)
+                folder.removeDataFile(entry.fileName)
+            }
+            return nil
+        }
+    }
+
+    private func recordAccess(_ key: String, _ state: inout State, _ index: CacheIndex) throws {
+        if state.stamps.record(key, at: Date().timeIntervalSince1970) { try Self.flush(&state, index) }
+    }
+
+    /// Writes the pending access stamps in one transaction.
+    static func flush(_ state: inout State, _ index: CacheIndex) throws {
+        guard !state.stamps.pending.isEmpty else { return }
+        let stamps = state.stamps.take()
+        try index.stampAccesses(stamps)
+    }
+}

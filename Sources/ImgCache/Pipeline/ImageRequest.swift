@@ -1,0 +1,56 @@
+import Foundation
+
+/// What to fetch and how to prepare it: the source URL, the target size, how to fit it, which
+/// frames to keep and the output format of the cached result.
+public struct ImageRequest: Sendable, Hashable {
+    /// The format the prepared image is stored in.
+    public enum OutputFormat: Sendable, Hashable {
+        /// GIF when more than one frame is kept, PNG otherwise (RGB when opaque, RGBA with alpha).
+        case automatic
+        case png
+        /// JPEG at a quality from 1 to 100; translucent pixels are flattened over white.
+        case jpeg(quality: Int)
+        /// GIF, even for a single frame.
+        case gif
+    }
+
+    /// An http or https URL (or a file URL when the pipeline allows files).
+    public var url: URL
+    /// The size to prepare; nil keeps the source size. Default nil.
+    public var target: ImageTarget?
+    /// How the source is fitted to the target. Default `.fit`.
+    public var contentMode: ContentMode
+    /// Whether a smaller source is scaled up. Default false.
+    public var allowsUpscaling: Bool
+    /// Most frames kept from an animation; nil uses the pipeline's default. Default nil.
+    public var maxFrames: Int?
+    /// Bytes the kept frames may take; nil uses the pipeline's default. Default nil.
+    public var frameBudgetBytes: Int?
+    /// Format of the stored result. Default `.automatic`.
+    public var outputFormat: OutputFormat
+
+    public init(
+        url: URL, target: ImageTarget? = nil, contentMode: ContentMode = .fit, allowsUpscaling: Bool = false,
+        maxFrames: Int? = nil, frameBudgetBytes: Int? = nil, outputFormat: OutputFormat = .automatic
+    ) {
+        self.url = url
+        self.target = target
+        self.contentMode = contentMode
+        self.allowsUpscaling = allowsUpscaling
+        self.maxFrames = maxFrames
+        self.frameBudgetBytes = frameBudgetBytes
+        self.outputFormat = outputFormat
+    }
+}
+
+extension ImageRequest.OutputFormat {
+    /// The canonical name used in cache keys: "auto", "png", "jpeg85", "gif".
+    var keyComponent: String {
+        switch self {
+        case .automatic: return "auto"
+        case .png: return "png"
+        case .jpeg(let quality): return "jpeg\(quality)"
+        case .gif: return "gif"
+        }
+    }
+}

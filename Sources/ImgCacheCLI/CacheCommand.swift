@@ -1,0 +1,74 @@
+import Foundation
+import ImgCache
+
+/// `imgcache cache stats|ls|prune|clear|verify|path URL [--cache-dir DIR] [--json]`
+enum CacheCommand: Command {
+    static let name = "cache"
+    static let summary = "inspect, prune, clear or verify the disk cache"
+    static let usage = "imgcache cache stats|ls|prune|clear|verify|path URL [options]"
+    static let help = """
+        Usage: \(usage)
+
+        Works on the disk cache that imgcache processes share: <dir>/data/ holds the files, named
+        md5(key).ext, and <dir>/index.sqlite indexes them.
+
+        Verbs:
+          stats             entries, bytes against the size limit, originals and variants, expired entries
+          ls                every entry, most recently used first: bytes, kind, last access, key
+          prune             removes entries unused for 7 days, then, when over the size limit, the least
+                            recently used down to 70% of it
+          clear             removes every entry
+          verify            compares the index with data/: rows without files, files without rows, size
+                            mismatches; exits 7 when it finds any (unless --repair fixed them)
+          path URL          prints the file holding URL's entry (where its original goes when not stored)
+
+        Options:
+          --cache-dir DIR   the cache folder (default $IMGCACHE_DIR, else $XDG_CACHE_HOME/imgcache,
+                            else ~/.cache/imgcache)
+          --json            print JSON instead of text
+          --size-limit SIZE prune: the limit to trim to, e.g. 100MB (default 256MB; 1 MB = 2^20 B)
+          --repair          verify: remove what is inconsistent
+        """
+
+    static func run(_ arguments: inout ArgumentList) throws {
+        let folder = try arguments.value("--cache-dir")
+        let json = arguments.flag("--json")
+        let repair = arguments.flag("--repair")
+        let sizeLimit = try arguments.value("--size-limit", expected: "a byte count such as 100MB", parse: parseByteCount)
+        let words = try (try? arguments.positionals(2, usage: usage)) ?? arguments.positionals(1, usage: usage)
+        let verb = words[0]
+        guard ["stats", "ls", "prune", "clear", "verify", "path"].contains(verb) else {
+            throw UsageError("unknown cache verb '\(verb)'; usage: \(usage)")
+        }
+        if verb == "path" && words.count < 2 { throw UsageError("missing URL; usage: imgcache cache path URL") }
+        if verb != "path" && words.count > 1 { throw UsageError("unexpected argument '\(words[1])'") }
+        if repair && verb != "verify" { throw UsageError("--repair applies to 'verify' only") }
+        if sizeLimit != nil && verb != "prune" { throw UsageError("--size-limit applies to 'prune' only") }
+
+        var configuration = DiskCache.Configuration()
+        if let folder { configuration.root = URL(fileURLWithPath: folder, isDirectory: true) }
+        if let sizeLimit { configuration.sizeLimit = sizeLimit }
+        let cache = try DiskCache(configuration: configuration)
+        let output = CacheOutput(json: json)
+        switch verb {
+        case "stats": output.print(stats: try cache.stats(), root: cache.root)
+        case "ls": output.print(entries: try cache.entries())
+        case "prune": output.print(removal: try cache.sweep())
+        case "clear": output.print(removal: try cache.clear())
+        case "verify":
+            let report = try cache.verify(repair: repair)
+            output.print(report: report)
+            if !report.isConsistent && !repair {
+                throw ImgCacheError.cacheIndex(
+                    path: cache.root.appendingPathComponent("index.sqlite").path,
+                    detail: "\(report.issueCount) inconsistencies with data/; run 'imgcache cache verify --repair'")
+            }
+        default:
+            let key = words[1]
+            let entry = try cache.entry(for: key)
+            let path = entry?.fileURL.path
+                ?? cache.root.appendingPathComponent("data").appendingPathComponent(CacheKey.fileName(forOriginal: key)).path
+            output.print(path: path, key: key, entry: entry)
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import XCTest
+@testable import ImgCache
+
+final class DiskCacheCrashTests: XCTestCase {
+    /// 30 rounds of two writers (storing, replacing, refreshing, removing and sweeping with synced
+    /// writes) killed with SIGKILL at random moments: 60 kills. After each round the raw folder holds
+    /// no partial file in data/, and opening the cache leaves it consistent.
+    func testWritersKilledAtRandomMomentsNeverLeavePartialFilesOrRowsWithoutFiles() throws {
+        let root = try makeRoot()
+        var random = SystemRandomNumberGenerator()
+        var kills = 0
+        var temporaryLeftovers = 0
+        var rowsWithoutFiles = 0
+        var filesWithoutRows = 0
+        for round in 0..<30 {
+            let writers = try (0..<2).map { writer in
+                try WorkerProcess(["crash", "--root", root.path, "--seed", "\(round * 2 + writer)"])
+            }
+            for writer in writers { XCTAssertTrue(writer.waitForLine("ready", timeout: 30), "round \(round)") }
+            for writer in writers {
+                usleep(UInt32.random(in: 1_000...30_000, using: &random))
+                writer.kill()
+                kills += 1
+            }
+
+            // As the kills left it, before anything repairs it.
+            let leftovers = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("tmp").path)
+            temporaryLeftovers += leftovers.count
+            let files = try WorkerProcess(["check-files", "--root", root.path]).finish(timeout: 30)
+            XCTAssertEqual(files.status, 0, "round \(round): \(files.errors)")
+            let (missing, orphans) = try rawInconsistencies(root)
+            rowsWithoutFiles += missing
+            filesWithoutRows += orphans
+
+            let cache = try DiskCache(configuration: .init(root: root, sizeLimit: 1 << 20, syncWrites: false))
+            let report = try cache.verify()
+            XCTAssertTrue(report.isConsistent, "round \(round): \(report)")
+            XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("tmp").path), [])
+            cache.close()
+        }
+        XCTAssertEqual(kills, 60)
+        XCTAssertGreaterThan(temporaryLeftovers, 0, "some kills landed mid-write")
+        print("crash test: \(kills) kills left \(temporaryLeftovers) temporary files, \(filesWithoutRows) files without rows"
+            + " and \(rowsWithoutFiles) rows without files, all cleaned up on open")
+
+        let check = try WorkerProcess(["check", "--root", root.path]).finish(timeout: 60)
+        XCTAssertEqual(check.status, 0, check.errors)
+        XCTAssertGreaterThan(check.output.split(separator: "\n").count, 0, "entries survived the kills")
+    }
+
+    /// Rows without files and files without rows, read from the index without opening the cache
+    /// (which would repair them).
+    private func rawInconsistencies(_ root: URL) throws -> (rowsWithoutFiles: Int, filesWithoutRows: Int) {
+        let folder = CacheFolder(root: root)
+        let index = try CacheIndex(
+            path: folder.indexPath, dataFolder: URL(fileURLWithPath: folder.dataPath), lockTimeout: 10,
+            synchronousCommits: false)
+        defer { index.connection.close() }
+        let rows = Set(try index.connection.read("test") { try index.allFiles() }.map(\.file))
+        let files = Set(try folder.listData().keys)
+        return (rows.subtracting(files).count, files.subtracting(rows).count)
+    }
+}
