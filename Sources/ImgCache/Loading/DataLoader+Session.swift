@@ -1,0 +1,31 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension DataLoader {
+    /// A URLSession without cache or cookies whose callbacks go to `delegate`, one at a time.
+    static func makeSession(_ configuration: Configuration, delegate: SessionDelegate) -> URLSession {
+        let session = URLSessionConfiguration.ephemeral
+        session.urlCache = nil
+        session.requestCachePolicy = .reloadIgnoringLocalCacheData
+        session.httpCookieStorage = nil
+        session.httpShouldSetCookies = false
+        // The loader's own watch enforces the time-outs; URLSession's timer (whole seconds on Linux,
+        // and not reset as bytes arrive) is only a backstop behind the overall time-out.
+        let backstop = (configuration.overallTimeout + 1).rounded(.up)
+        session.timeoutIntervalForRequest = backstop
+        session.timeoutIntervalForResource = backstop
+        session.httpAdditionalHeaders = [
+            "User-Agent": configuration.userAgent,
+            // What the decoders read; CDNs that negotiate formats would otherwise send WebP or AVIF.
+            "Accept": "image/jpeg, image/png, image/gif, */*;q=0.1",
+            // A session of its own already gives each attempt a fresh connection; this lets the
+            // server close it at once too.
+            "Connection": configuration.reusesConnections ? "keep-alive" : "close",
+        ]
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = 1
+        return URLSession(configuration: session, delegate: delegate, delegateQueue: queue)
+    }
+}
