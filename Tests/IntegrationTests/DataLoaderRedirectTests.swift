@@ -45,4 +45,28 @@ final class DataLoaderRedirectTests: FaultServerTestCase {
         let count = try await server.count("/redirect-to")
         XCTAssertEqual(count, 2, "refusals are not retried")
     }
+
+    func testCancellingAtAnyMomentOfARedirectChainIsSafe() async throws {
+        // FoundationNetworking traps when a task waiting for a redirect decision is cancelled:
+        // cancel loads at random moments of a five-hop chain and expect a clean end each time.
+        let loader = loader()
+        let url = server.url("/redirects/5")
+        let start = Date()
+        var outcomes: [String: Int] = [:]
+        for round in 0..<40 {
+            let task = Task { try await loader.load(DataRequest(url: url)) }
+            try await Task.sleep(for: .microseconds(250 * (round % 20)))
+            task.cancel()
+            do {
+                let response = try await task.value
+                XCTAssertEqual(response.data, server.image)
+                outcomes["loaded", default: 0] += 1
+            } catch is CancellationError {
+                outcomes["cancelled", default: 0] += 1
+            }
+        }
+        XCTAssertEqual(outcomes.values.reduce(0, +), 40)
+        XCTAssertGreaterThan(outcomes["cancelled"] ?? 0, 0, "\(outcomes)")
+        XCTAssertLessThan(Date().timeIntervalSince(start), 5)
+    }
 }

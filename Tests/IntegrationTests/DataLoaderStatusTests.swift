@@ -86,6 +86,15 @@ final class DataLoaderStatusTests: FaultServerTestCase {
         XCTAssertLessThan(elapsed, 2)
     }
 
+    func testRetryThatCouldNotStartBeforeTheOverallDeadlineIsNotMade() async throws {
+        // Retry-After: 3 is under the cap, but past the 2 s the whole load may take.
+        let (error, elapsed) = await failure("/429?after=3", with: loader { $0.overallTimeout = 2 })
+        XCTAssertEqual(error, .httpStatus(code: 429, url: server.url("/429?after=3").absoluteString))
+        let count = try await server.count("/429")
+        XCTAssertEqual(count, 1)
+        XCTAssertLessThan(elapsed, 1)
+    }
+
     func testRefusedConnectionIsRetriedThenFailsWithNetwork() async throws {
         let port = server.port
         server.stop()

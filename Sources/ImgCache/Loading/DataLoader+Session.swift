@@ -11,8 +11,9 @@ extension DataLoader {
         session.requestCachePolicy = .reloadIgnoringLocalCacheData
         session.httpCookieStorage = nil
         session.httpShouldSetCookies = false
-        // The loader's own watch enforces the time-outs; URLSession's timer (whole seconds on Linux,
-        // and not reset as bytes arrive) is only a backstop behind the overall time-out.
+        // The loader's own watch enforces the time-outs to the millisecond; URLSession's timers
+        // (whole seconds on Linux: 0.5 s truncates to 0) are only a backstop behind the overall
+        // time-out, which also ends transfers the loader has abandoned.
         let backstop = (configuration.overallTimeout + 1).rounded(.up)
         session.timeoutIntervalForRequest = backstop
         session.timeoutIntervalForResource = backstop

@@ -175,7 +175,6 @@ final class Transfer: Sendable {
                 if status != 304, declared > limits.maxBytes {
                     return (ImgCacheError.tooLarge(bytes: declared, limit: limits.maxBytes), nil)
                 }
-                if status != 304, declared > 0 { state.data.reserveCapacity(declared) }
                 return (nil, nil)
             }
             return (AttemptFailure.status(status, url: response.url ?? url, headers: headers), nil)
