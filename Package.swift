@@ -32,6 +32,8 @@ let package = Package(
         .testTarget(name: "ImgCacheTests", dependencies: ["ImgCache", "TestSupport", "cache-worker"], path: "Tests/ImgCacheTests"),
         .testTarget(name: "CLITests", dependencies: ["ImgCacheCLI", "ImgCache"], path: "Tests/CLITests"),
         .testTarget(name: "ConformanceTests", dependencies: ["ImgCache", "TestSupport"], path: "Tests/ConformanceTests"),
+        // Starts its own servers on 127.0.0.1: Tests/Servers/fault_server.py and Debian's nginx.
+        .testTarget(name: "IntegrationTests", dependencies: ["ImgCache"], path: "Tests/IntegrationTests"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,52 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Why one attempt of a load failed: the error a caller sees, and whether trying again may help.
+struct AttemptFailure: Error {
+    var error: ImgCacheError
+    var isRetryable: Bool
+    /// The server's `Retry-After`, in seconds, when it sent one.
+    var retryAfter: TimeInterval?
+
+    /// A status that is not a success: 429 and 5xx may pass, every other status will not.
+    static func status(_ code: Int, url: URL, headers: [String: String]) -> AttemptFailure {
+        let retryAfter = headers["retry-after"].flatMap {
+            RetryPolicy.retryAfter($0, served: headers["date"].flatMap { HTTPDate.parse($0) }, now: Date())
+        }
+        return AttemptFailure(
+            error: .httpStatus(code: code, url: url.absoluteString),
+            isRetryable: code == 429 || (500...599).contains(code), retryAfter: retryAfter)
+    }
+
+    /// A connection-level failure worth retrying (refused, reset, truncated...).
+    static func connection(_ url: URL, _ detail: String) -> AttemptFailure {
+        AttemptFailure(error: .network(url: url.absoluteString, detail: detail), isRetryable: true)
+    }
+
+    /// A network failure that will happen again (too many redirects, a bad certificate...).
+    static func permanent(_ url: URL, _ detail: String) -> AttemptFailure {
+        AttemptFailure(error: .network(url: url.absoluteString, detail: detail), isRetryable: false)
+    }
+
+    /// The failure URLSession reported, when the loader did not end the transfer itself.
+    /// `timeout` is the time-out to report if URLSession's own timer fired.
+    static func urlSession(_ error: Error, url: URL, timeout: TimeInterval) -> AttemptFailure {
+        guard let error = error as? URLError else {
+            return .permanent(url, "\(error)")
+        }
+        switch error.code {
+        case .timedOut:
+            return AttemptFailure(error: .timeout(url: url.absoluteString, seconds: timeout), isRetryable: false)
+        case .cannotConnectToHost: return .connection(url, "cannot connect to host (\(error.localizedDescription))")
+        case .networkConnectionLost: return .connection(url, "connection lost (\(error.localizedDescription))")
+        case .cannotFindHost, .dnsLookupFailed: return .connection(url, "host not found (\(error.localizedDescription))")
+        case .notConnectedToInternet, .cannotLoadFromNetwork, .resourceUnavailable, .badServerResponse,
+             .zeroByteResource, .cannotParseResponse:
+            return .connection(url, error.localizedDescription)
+        default:
+            return .permanent(url, error.localizedDescription)
+        }
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Loads http and https URLs with URLSession (FoundationNetworking on Linux), within the limits of
+/// its `Configuration`: a byte limit enforced while bytes arrive, connect, idle and overall
+/// time-outs, at most five redirects, and retries with back-off for failures that may pass.
+///
+/// It keeps no cache of its own (URLSession's cache and cookies are off): it reports validators and
+/// freshness, and answers a request with validators by a conditional GET. Each attempt gets a
+/// fresh connection from a URLSession of its own, unless `reusesConnections` is on: then one
+/// URLSession serves the loader, invalidated when the loader goes away.
+public final class DataLoader: DataLoading {
+    public let configuration: Configuration
+    /// The session of every attempt when connections are reused.
+    private let sharedSession: URLSession?
+    private let delegate = SessionDelegate()
+    private let sleep: @Sendable (Duration) async throws -> Void
+
+    /// - Parameters:
+    ///   - sleep: waits out the back-off between attempts; tests pass one that records the delays
+    ///     instead of waiting. Default `Task.sleep(for:)`.
+    public init(
+        configuration: Configuration = Configuration(),
+        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
+    ) {
+        self.configuration = configuration
+        self.sleep = sleep
+        sharedSession = configuration.reusesConnections ? Self.makeSession(configuration, delegate: delegate) : nil
+    }
+
+    /// Lets abandoned transfers end by themselves: cancelling one that waits for a redirect
+    /// decision traps in FoundationNetworking (see `Transfer`).
+    deinit {
+        sharedSession?.finishTasksAndInvalidate()
+    }
+
+    public func load(_ request: DataRequest) async throws -> DataResponse {
+        let url = request.url
+        switch url.scheme?.lowercased() {
+        case "http", "https":
+            guard let host = url.host, !host.isEmpty else { throw ImgCacheError.invalidURL(url.absoluteString) }
+            return try await loadHTTP(request)
+        case "file" where configuration.allowsFileURLs:
+            return try readFile(url)
+        default:
+            throw ImgCacheError.invalidURL(url.absoluteString)
+        }
+    }
+
+    /// Attempts until one succeeds, one fails for good, the retry policy runs out, or the next
+    /// retry could not start before the overall deadline.
+    private func loadHTTP(_ request: DataRequest) async throws -> DataResponse {
+        let deadline = ContinuousClock.now + .seconds(configuration.overallTimeout)
+        let policy = configuration.retryPolicy
+        var attempt = 1
+        while true {
+            do {
+                let received = try await perform(request, deadline: deadline)
+                return response(received, for: request, attempts: attempt)
+            } catch let failure as AttemptFailure {
+                guard failure.isRetryable, attempt < policy.maxAttempts,
+                      let delay = policy.delay(
+                        beforeRetry: attempt, retryAfter: failure.retryAfter, jitter: Double.random(in: 0..<1)),
+                      ContinuousClock.now + .seconds(delay) < deadline
+                else { throw failure.error }
+                try await sleep(.seconds(delay))
+                attempt += 1
+            }
+        }
+    }
+
+    /// One attempt: a data task under the watch of a `Transfer`, cancelled with the calling task.
+    private func perform(_ request: DataRequest, deadline: ContinuousClock.Instant) async throws -> Transfer.Received {
+        let limits = Transfer.Limits(
+            maxBytes: configuration.maxBytes, maxRedirects: configuration.maxRedirects,
+            connectTimeout: configuration.connectTimeout, requestTimeout: configuration.requestTimeout,
+            overallTimeout: configuration.overallTimeout)
+        let transfer = Transfer(url: request.url, isConditional: !request.validators.isEmpty, limits: limits, deadline: deadline)
+        var urlRequest = URLRequest(url: request.url)
+        if let etag = request.validators.etag { urlRequest.setValue(etag, forHTTPHeaderField: "If-None-Match") }
+        if let date = request.validators.lastModified { urlRequest.setValue(date, forHTTPHeaderField: "If-Modified-Since") }
+        let session = sharedSession ?? Self.makeSession(configuration, delegate: delegate)
+        let watch = Task { await transfer.watchTimeouts() }
+        defer {
+            watch.cancel()
+            if session !== sharedSession { session.finishTasksAndInvalidate() }
+        }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                transfer.start(continuation: continuation) {
+                    let task = session.dataTask(with: urlRequest)
+                    delegate.register(transfer, for: task)
+                    return task
+                }
+            }
+        } onCancel: {
+            transfer.fail(CancellationError())
+        }
+    }
+
+    private func response(_ received: Transfer.Received, for request: DataRequest, attempts: Int) -> DataResponse {
+        var validators = HTTPValidators(headers: received.headers)
+        if received.statusCode == 304 { validators = validators.filled(from: request.validators) }
+        return DataResponse(
+            url: received.url, statusCode: received.statusCode, data: received.data,
+            contentType: received.headers["content-type"], validators: validators,
+            freshness: HTTPFreshness(headers: received.headers, receivedAt: Date(), defaultTTL: configuration.defaultTTL),
+            attempts: attempts)
+    }
+}

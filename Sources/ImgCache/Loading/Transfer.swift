@@ -1,0 +1,245 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Synchronization
+
+/// One attempt of an HTTP load: a URLSession data task and what its delegate callbacks have
+/// brought so far. It enforces the byte limit, the redirect limit and the time-outs as the
+/// transfer goes, and resumes its continuation exactly once: with the body when the task
+/// completes, or with a failure the moment one is decided.
+///
+/// A failed transfer cancels its data task only once the final response's headers are in.
+/// Before that a redirect may be pending, and FoundationNetworking traps when a task is cancelled
+/// while it waits for the redirect delegate. Such a task is abandoned instead: its redirects are
+/// refused and its bytes dropped, and it ends by itself (the server, or URLSession's backstop
+/// timer) or is cancelled as soon as its response arrives.
+final class Transfer: Sendable {
+    /// The part of the configuration an attempt enforces.
+    struct Limits: Sendable {
+        var maxBytes: Int
+        var maxRedirects: Int
+        var connectTimeout: TimeInterval
+        var requestTimeout: TimeInterval
+        var overallTimeout: TimeInterval
+    }
+
+    /// A finished response: a 2xx with its whole body, or a 304.
+    struct Received: Sendable {
+        var url: URL
+        var statusCode: Int
+        /// Header names in lower case.
+        var headers: [String: String]
+        var data: Data
+    }
+
+    private struct State: ~Copyable {
+        var task: URLSessionDataTask?
+        var continuation: CheckedContinuation<Received, Error>?
+        var response: HTTPURLResponse?
+        var headers: [String: String] = [:]
+        var data = Data()
+        var redirects = 0
+        /// Set once the continuation is resumed (or is to be resumed at once by `start`).
+        var isFinished = false
+        /// A failure decided before `start` (cancelled before it began).
+        var earlyFailure: Error?
+        /// When the current hop started (the request was sent or a redirect followed).
+        var hopStart: ContinuousClock.Instant
+        /// When the last piece of the body arrived.
+        var lastActivity: ContinuousClock.Instant
+    }
+
+    let url: URL
+    private let isConditional: Bool
+    private let limits: Limits
+    private let deadline: ContinuousClock.Instant
+    private let state: Mutex<State>
+
+    /// - Parameters:
+    ///   - isConditional: the request carries validators, so a 304 is an answer and not an error.
+    ///   - deadline: when the whole load (every attempt) must be over.
+    init(url: URL, isConditional: Bool, limits: Limits, deadline: ContinuousClock.Instant) {
+        self.url = url
+        self.isConditional = isConditional
+        self.limits = limits
+        self.deadline = deadline
+        let now = ContinuousClock.now
+        state = Mutex(State(hopStart: now, lastActivity: now))
+    }
+
+    /// Makes the data task (whose delegate must route its callbacks here), starts it, and resumes
+    /// `continuation` when the transfer ends. A transfer that failed before it started (it was
+    /// cancelled) makes no task and fails at once.
+    func start(continuation: CheckedContinuation<Received, Error>, makeTask: () -> URLSessionDataTask) {
+        let failure: Error? = state.withLock { state in
+            if let failure = state.earlyFailure { return failure }
+            state.continuation = continuation
+            // Made and resumed under the lock, so that a concurrent `fail` either comes first and
+            // is seen here, or finds the continuation and the task.
+            let task = makeTask()
+            state.task = task
+            state.hopStart = .now
+            task.resume()
+            return nil
+        }
+        if let failure { continuation.resume(throwing: failure) }
+    }
+
+    /// Ends the transfer with `error` at once, unless it has already ended.
+    func fail(_ error: Error) {
+        let (continuation, task) = state.withLock { state -> (CheckedContinuation<Received, Error>?, URLSessionDataTask?) in
+            guard !state.isFinished else { return (nil, nil) }
+            state.isFinished = true
+            state.data = Data()
+            if state.continuation == nil { state.earlyFailure = error }
+            defer { state.continuation = nil }
+            return (state.continuation, state.response == nil ? nil : state.task)
+        }
+        continuation?.resume(throwing: error)
+        task?.cancel()
+    }
+
+    /// Watches the time-outs until the transfer ends or the calling task is cancelled: the headers
+    /// must come within `connectTimeout` of each hop, each piece of the body within
+    /// `requestTimeout` of the last, and everything before the load's deadline.
+    func watchTimeouts() async {
+        while !Task.isCancelled {
+            let next: (instant: ContinuousClock.Instant, seconds: TimeInterval)? = state.withLock { state in
+                guard !state.isFinished else { return nil }
+                let phase = state.response == nil
+                    ? (state.hopStart + .seconds(limits.connectTimeout), limits.connectTimeout)
+                    : (state.lastActivity + .seconds(limits.requestTimeout), limits.requestTimeout)
+                return phase.0 < deadline ? phase : (deadline, limits.overallTimeout)
+            }
+            guard let next else { return }
+            let now = ContinuousClock.now
+            if now >= next.instant {
+                fail(AttemptFailure(error: .timeout(url: url.absoluteString, seconds: next.seconds), isRetryable: false))
+                return
+            }
+            // The deadline can move earlier (headers arrive, and a short idle time-out replaces
+            // the connect time-out): look again at least every 100 ms.
+            try? await Task.sleep(until: min(next.instant, now + .milliseconds(100)), clock: .continuous)
+        }
+    }
+
+    // MARK: Delegate callbacks
+
+    /// A redirect to `request` by `response`: followed (the returned request) or refused (nil).
+    /// A refused redirect ends the transfer; URLSession then completes the task with the 3xx.
+    func redirect(to request: URLRequest, by response: HTTPURLResponse) -> URLRequest? {
+        // The Location itself is checked: FoundationNetworking turns a `file:///path` target into
+        // the path on the redirecting server.
+        let location = response.value(forHTTPHeaderField: "Location") ?? ""
+        let target = URL(string: location, relativeTo: response.url)?.absoluteURL ?? request.url
+        let scheme = target?.scheme?.lowercased()
+        let failure: AttemptFailure? = state.withLock { state in
+            guard !state.isFinished else { return nil }
+            state.redirects += 1
+            state.hopStart = .now
+            if scheme != "http" && scheme != "https" {
+                return .permanent(url, "refused a redirect to \(location): only http and https are loaded")
+            }
+            if state.redirects > limits.maxRedirects {
+                return .permanent(url, "too many redirects (more than \(limits.maxRedirects))")
+            }
+            return nil
+        }
+        if let failure { fail(failure) }
+        return state.withLock { $0.isFinished } ? nil : request
+    }
+
+    /// The final response's headers are in: a status that is not a success, or a
+    /// `Content-Length` over the byte limit, ends the transfer before its body is read.
+    func receive(_ response: URLResponse) {
+        guard let response = response as? HTTPURLResponse else {
+            return fail(AttemptFailure.permanent(url, "not an HTTP response"))
+        }
+        var headers: [String: String] = [:]
+        for case let (name as String, value as String) in response.allHeaderFields {
+            headers[name.lowercased()] = value
+        }
+        let declared = Int(clamping: response.expectedContentLength)
+        let status = response.statusCode
+        let (failure, abandoned): (Error?, URLSessionDataTask?) = state.withLock { state in
+            if state.isFinished {
+                // No redirect can follow a final response: an abandoned task is safe to cancel now,
+                // unless this is the 3xx of a refused redirect, which completes by itself.
+                return (nil, (301...308).contains(status) ? nil : state.task)
+            }
+            state.response = response
+            state.headers = headers
+            state.lastActivity = .now
+            if (status == 304 && isConditional) || (200...299).contains(status) {
+                if status != 304, declared > limits.maxBytes {
+                    return (ImgCacheError.tooLarge(bytes: declared, limit: limits.maxBytes), nil)
+                }
+                return (nil, nil)
+            }
+            return (AttemptFailure.status(status, url: response.url ?? url, headers: headers), nil)
+        }
+        if let failure { fail(failure) }
+        abandoned?.cancel()
+    }
+
+    /// A piece of the body; the transfer fails as soon as the body passes the byte limit.
+    func receive(_ data: Data) {
+        let total: Int? = state.withLock { state in
+            guard !state.isFinished, state.response?.statusCode != 304 else { return nil }
+            state.lastActivity = .now
+            let total = state.data.count + data.count
+            if total <= limits.maxBytes { state.data.append(data) }
+            return total
+        }
+        if let total, total > limits.maxBytes {
+            fail(ImgCacheError.tooLarge(bytes: total, limit: limits.maxBytes))
+        }
+    }
+
+    /// The data task ended, with `error` from URLSession or without one.
+    func complete(_ error: Error?) {
+        typealias Outcome = (Result<Received, AttemptFailure>, CheckedContinuation<Received, Error>?)
+        let outcome: Outcome? = state.withLock { state in
+            guard !state.isFinished else { return nil }
+            guard let response = state.response else {
+                let failure = error.map { AttemptFailure.urlSession($0, url: url, timeout: limits.overallTimeout) }
+                return (.failure(failure ?? .connection(url, "no response")), nil)
+            }
+            let received = Received(
+                url: response.url ?? url, statusCode: response.statusCode,
+                headers: state.headers, data: response.statusCode == 304 ? Data() : state.data)
+            // A body cut short is reported as such whether or not URLSession noticed (libcurl's
+            // "transfer closed with N bytes remaining" comes as an unknown URLError).
+            if let failure = Self.lengthMismatch(received) { return (.failure(failure), nil) }
+            if let error {
+                // libcurl's failures in the middle of a body come as unknown URLErrors: retryable.
+                var failure = AttemptFailure.urlSession(error, url: url, timeout: limits.overallTimeout)
+                failure.isRetryable = failure.isRetryable || (error as? URLError)?.code == .unknown
+                return (.failure(failure), nil)
+            }
+            state.isFinished = true
+            defer { state.continuation = nil }
+            return (.success(received), state.continuation)
+        }
+        switch outcome {
+        case (.success(let received), let continuation)?: continuation?.resume(returning: received)
+        case (.failure(let failure), _)?: fail(failure)
+        case nil: break
+        }
+    }
+
+    /// URLSession on Linux can end a body cut short without an error: the byte count is checked
+    /// against `Content-Length` here (unless a `Content-Encoding` makes the two differ).
+    private static func lengthMismatch(_ received: Received) -> AttemptFailure? {
+        guard received.statusCode != 304,
+              let header = received.headers["content-length"], let declared = Int(header),
+              (received.headers["content-encoding"] ?? "identity").lowercased() == "identity",
+              received.data.count != declared
+        else { return nil }
+        if received.data.count < declared {
+            return .connection(received.url, "truncated body: \(received.data.count) of \(declared) bytes")
+        }
+        return .permanent(received.url, "body of \(received.data.count) bytes is longer than its Content-Length \(declared)")
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import ImgCache
+
+/// `Tests/Servers/fault_server.py` on 127.0.0.1 at a port it picks, serving `ok.jpg`.
+final class FaultServer {
+    let server: ServerProcess
+    let port: Int
+    /// The JPEG served at /ok.jpg and by every path that ends in success.
+    let image: Data
+
+    init() throws {
+        let folder = try ServerProcess.temporaryFolder("imgcache-fault-server")
+        image = try TestImage.jpeg()
+        try image.write(to: folder.appendingPathComponent("ok.jpg"))
+        let script = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Servers/fault_server.py")
+        let portFile = folder.appendingPathComponent("port")
+        server = try ServerProcess(
+            executable: "/usr/bin/python3",
+            arguments: [script.path, "--root", folder.path, "--port-file", portFile.path], folder: folder)
+        var port: Int?
+        do {
+            try server.wait {
+                port = (try? String(contentsOf: portFile, encoding: .utf8)).flatMap { Int($0) }
+                return port != nil
+            }
+        } catch {
+            server.stop()
+            throw error
+        }
+        self.port = port!
+    }
+
+    func url(_ path: String) -> URL {
+        URL(string: "http://127.0.0.1:\(port)\(path)")!
+    }
+
+    /// How many requests the server has seen for `path` (the query left out).
+    func count(_ path: String) async throws -> Int {
+        let (data, _) = try await URLSession.shared.data(from: url("/_count" + path))
+        return Int(String(decoding: data, as: UTF8.self))!
+    }
+
+    func stop() {
+        server.stop()
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import XCTest
+
+/// A server the tests start as a child process, stopped (and waited for) when the test ends.
+final class ServerProcess {
+    let process = Process()
+    let folder: URL
+
+    /// Starts `executable` with `arguments` in a fresh temporary folder, logging its output there.
+    init(executable: String, arguments: [String], folder: URL) throws {
+        self.folder = folder
+        guard FileManager.default.isExecutableFile(atPath: executable) else {
+            throw ServerError("\(executable) is not installed (CI installs it with apt-get; see .ci/run)")
+        }
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let log = folder.appendingPathComponent("server.log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: log)
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+    }
+
+    /// Kills the server (SIGKILL: children of a test inherit a signal mask that blocks SIGTERM).
+    func stop() {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+        }
+        process.waitUntilExit()
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// Polls `ready` every 20 ms for up to `seconds`; fails with the server's log when it never holds.
+    func wait(seconds: TimeInterval = 10, until ready: () -> Bool) throws {
+        let end = Date().addingTimeInterval(seconds)
+        while Date() < end {
+            if ready() { return }
+            guard process.isRunning else { break }
+            usleep(20_000)
+        }
+        let log = (try? String(contentsOf: folder.appendingPathComponent("server.log"), encoding: .utf8)) ?? ""
+        throw ServerError("\(process.executableURL?.path ?? "server") did not become ready within \(seconds) s: \(log)")
+    }
+
+    static func temporaryFolder(_ prefix: String) throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+}
+
+struct ServerError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,251 @@
+#!/usr/bin/env python3
+"""A misbehaving HTTP/1.1 server on 127.0.0.1 for the DataLoader integration tests (stdlib only).
+
+    fault_server.py --root DIR --port-file FILE [--port N]
+
+Serves the files in DIR at /<name> and the fault paths below; binds port N (default 0: any free
+port) and, once listening, writes the port number to FILE (atomically, by rename). Every request
+is counted by its path without the query; GET /_count/<path> answers that count as plain text.
+
+    /404, /500              always that status
+    /flaky                  500 twice, then the image (ok.jpg)
+    /429?after=S[&form=date] 429 with Retry-After: S seconds (or an HTTP-date S seconds ahead)
+                            on the first request, then the image
+    /stall                  reads the request, never answers
+    /slow?interval=T&bytes=N headers with Content-Length N, then one byte every T seconds
+    /truncated              Content-Length 10000, sends 3000 bytes, closes
+    /reset                  closes the connection with a TCP reset before answering
+    /redirect-loop          302 to itself
+    /redirects/N            302 to /redirects/N-1; /redirects/0 is the image
+    /redirect-to?url=U      302 to U (for non-http schemes)
+    /lie                    Content-Length 1000, sends 2000 bytes on a kept-alive connection
+    /endless                a chunked body that never ends
+    /big?length=N           Content-Length N, then nothing for 10 s, then zeros
+    /etag                   the image with ETag "v1"; If-None-Match "v1" -> 304
+    /notmodified            304 whatever the request
+    /nocache, /nostore      the image with Cache-Control: no-cache / no-store
+    /maxage/N[?age=A]       the image with Cache-Control: max-age=N (and Age: A)
+    /expires                the image with a Date an hour slow and Expires two minutes after it
+"""
+
+import argparse
+import email.utils
+import os
+import signal
+import socket
+import struct
+import sys
+import threading
+import time
+import urllib.parse
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+COUNTS = {}
+COUNTS_LOCK = threading.Lock()
+ROOT = "."
+
+
+def count(path):
+    with COUNTS_LOCK:
+        COUNTS[path] = COUNTS.get(path, 0) + 1
+        return COUNTS[path]
+
+
+def http_date(seconds):
+    return email.utils.formatdate(seconds, usegmt=True)
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server_version = "fault_server"
+
+    def log_message(self, format, *args):
+        pass
+
+    def image(self):
+        with open(os.path.join(ROOT, "ok.jpg"), "rb") as f:
+            return f.read()
+
+    def answer(self, status, body=b"", headers=()):
+        self.send_response(status)
+        names = {name.lower() for name, _ in headers}
+        if "content-type" not in names:
+            self.send_header("Content-Type", "image/jpeg" if status == 200 else "text/plain")
+        for name, value in headers:
+            self.send_header(name, value)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def do_GET(self):
+        url = urllib.parse.urlsplit(self.path)
+        path, query = url.path, dict(urllib.parse.parse_qsl(url.query))
+        if path.startswith("/_count/"):
+            with COUNTS_LOCK:
+                n = COUNTS.get(path[len("/_count"):], 0)
+            return self.answer(200, str(n).encode(), [("Content-Type", "text/plain")])
+        n = count(path)
+        route = getattr(self, "route_" + path.strip("/").split("/")[0].replace("-", "_"), None)
+        if route is not None:
+            return route(path, query, n)
+        file = os.path.join(ROOT, os.path.basename(path))
+        if os.path.isfile(file):
+            with open(file, "rb") as f:
+                return self.answer(200, f.read())
+        self.answer(404, b"not found")
+
+    def route_404(self, path, query, n):
+        self.answer(404, b"not found")
+
+    def route_500(self, path, query, n):
+        self.answer(500, b"server error")
+
+    def route_flaky(self, path, query, n):
+        if n <= 2:
+            return self.answer(500, b"try again")
+        self.answer(200, self.image())
+
+    def route_429(self, path, query, n):
+        if n > 1:
+            return self.answer(200, self.image())
+        after = int(query.get("after", "1"))
+        value = http_date(time.time() + after) if query.get("form") == "date" else str(after)
+        self.answer(429, b"slow down", [("Retry-After", value)])
+
+    def route_stall(self, path, query, n):
+        time.sleep(30)
+        self.close_connection = True
+
+    def route_slow(self, path, query, n):
+        interval, length = float(query.get("interval", "5")), int(query.get("bytes", "100"))
+        self.send_response(200)
+        self.send_header("Content-Length", str(length))
+        self.end_headers()
+        self.close_connection = True
+        for _ in range(length):
+            self.wfile.write(b"x")
+            self.wfile.flush()
+            time.sleep(interval)
+
+    def route_truncated(self, path, query, n):
+        self.send_response(200)
+        self.send_header("Content-Length", "10000")
+        self.end_headers()
+        self.wfile.write(b"\xff\xd8" + b"\0" * 2998)
+        self.wfile.flush()
+        self.close_connection = True
+
+    def route_reset(self, path, query, n):
+        self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        self.connection.close()
+        self.close_connection = True
+
+    def route_redirect_loop(self, path, query, n):
+        self.answer(302, b"", [("Location", "/redirect-loop")])
+
+    def route_redirects(self, path, query, n):
+        hops = int(path.split("/")[2])
+        if hops == 0:
+            return self.answer(200, self.image())
+        self.answer(302, b"", [("Location", "/redirects/%d" % (hops - 1))])
+
+    def route_redirect_to(self, path, query, n):
+        self.answer(302, b"", [("Location", query["url"])])
+
+    def route_lie(self, path, query, n):
+        self.send_response(200)
+        self.send_header("Content-Length", "1000")
+        self.end_headers()
+        self.wfile.write(b"a" * 1000 + b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nwrong" + b"b" * 954)
+
+    def route_endless(self, path, query, n):
+        self.send_response(200)
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+        self.close_connection = True
+        chunk = b"%x\r\n%s\r\n" % (65536, b"\0" * 65536)
+        try:
+            while True:
+                self.wfile.write(chunk)
+        except OSError:
+            pass
+
+    def route_big(self, path, query, n):
+        self.send_response(200)
+        self.send_header("Content-Length", query.get("length", str(200 << 20)))
+        self.end_headers()
+        self.wfile.flush()
+        self.close_connection = True
+        time.sleep(10)
+        try:
+            self.wfile.write(b"\0" * 65536)
+        except OSError:
+            pass
+
+    def route_etag(self, path, query, n):
+        if self.headers.get("If-None-Match") in ('"v1"', 'W/"v1"'):
+            return self.answer(304, b"", [("ETag", '"v1"'), ("Cache-Control", "max-age=60")])
+        self.answer(200, self.image(), [("ETag", '"v1"'), ("Cache-Control", "max-age=60")])
+
+    def route_notmodified(self, path, query, n):
+        self.answer(304)
+
+    def route_nocache(self, path, query, n):
+        self.answer(200, self.image(), [("Cache-Control", "no-cache")])
+
+    def route_nostore(self, path, query, n):
+        self.answer(200, self.image(), [("Cache-Control", "no-store")])
+
+    def route_maxage(self, path, query, n):
+        headers = [("Cache-Control", "public, max-age=" + path.split("/")[2])]
+        if "age" in query:
+            headers.append(("Age", query["age"]))
+        self.answer(200, self.image(), headers)
+
+    def route_expires(self, path, query, n):
+        # send_response adds a correct Date; send_response_only does not, so this one can be slow.
+        slow = time.time() - 3600
+        self.send_response_only(200)
+        self.send_header("Date", http_date(slow))
+        self.send_header("Expires", http_date(slow + 120))
+        body = self.image()
+        self.send_header("Content-Type", "image/jpeg")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+
+def exit_with_parent():
+    """Ends the server when the test process that started it is gone, even if it crashed."""
+    parent = os.getppid()
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os._exit(0)
+
+
+def main():
+    global ROOT
+    # A child of a Swift test inherits a signal mask that blocks SIGTERM and SIGINT.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
+    threading.Thread(target=exit_with_parent, daemon=True).start()
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--root", required=True)
+    parser.add_argument("--port-file", required=True)
+    parser.add_argument("--port", type=int, default=0)
+    args = parser.parse_args()
+    ROOT = args.root
+    ThreadingHTTPServer.daemon_threads = True
+    server = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
+    temporary = args.port_file + ".tmp"
+    with open(temporary, "w") as f:
+        f.write(str(server.server_address[1]))
+    os.rename(temporary, args.port_file)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    sys.exit(0)
+
+
+if __name__ == "__main__":
+    main()
