@@ -1,0 +1,47 @@
+import Foundation
+
+extension ImagePipeline {
+    /// Every setting of a pipeline, with its default. Loading limits (byte limit, time-outs,
+    /// redirects, retries, default TTL) are the `DataLoader.Configuration` defaults; cache limits
+    /// (256 MiB on disk trimmed to 70%, 7-day TTL) are the `DiskCache.Configuration` defaults.
+    public struct Configuration: Sendable {
+        /// Fetches originals. Default `DataLoader()`: 50 MiB byte limit, 10 s connect, 30 s idle and
+        /// 60 s overall time-outs, 5 redirects, 3 attempts with back-off, 1 hour default TTL.
+        public var dataLoader: any DataLoading
+        /// Where originals and variants are stored. Default: a `DiskCache` at
+        /// `DiskCache.Configuration.defaultRoot()`, opened by `ImagePipeline.init`.
+        public var diskCache: DiskCache.Configuration
+        /// Bytes of decoded frames the memory cache keeps. Default 64 MiB.
+        public var memoryCacheLimit: Int
+        /// Downloads at once. Default 6.
+        public var maxConcurrentLoads: Int
+        /// Decodes (and encodes) at once. Default: one per core.
+        public var maxConcurrentDecodes: Int
+        /// Frames kept when a request does not say. Default 50.
+        public var maxFrames: Int
+        /// Bytes kept frames may take when a request does not say. Default 15 MiB.
+        public var frameBudgetBytes: Int
+        /// Pixel limits checked before decoding. Default 100 megapixels a frame, 1 gigapixel in all.
+        public var limits: DecodingLimits
+
+        public init(
+            dataLoader: any DataLoading = DataLoader(),
+            diskCache: DiskCache.Configuration = DiskCache.Configuration(),
+            memoryCacheLimit: Int = 64 << 20,
+            maxConcurrentLoads: Int = 6,
+            maxConcurrentDecodes: Int = ProcessInfo.processInfo.activeProcessorCount,
+            maxFrames: Int = 50,
+            frameBudgetBytes: Int = 15 << 20,
+            limits: DecodingLimits = DecodingLimits()
+        ) {
+            self.dataLoader = dataLoader
+            self.diskCache = diskCache
+            self.memoryCacheLimit = memoryCacheLimit
+            self.maxConcurrentLoads = maxConcurrentLoads
+            self.maxConcurrentDecodes = maxConcurrentDecodes
+            self.maxFrames = maxFrames
+            self.frameBudgetBytes = frameBudgetBytes
+            self.limits = limits
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+
+/// Where a response's image came from.
+public enum CacheOutcome: String, Sendable {
+    /// The prepared image was in the memory cache.
+    case memory
+    /// The prepared image, or a fresh original, was in the disk cache; no request was made.
+    case disk
+    /// The stored original was stale; the server answered 304 Not Modified, so nothing was downloaded.
+    case revalidated
+    /// The original was downloaded.
+    case network
+}
+
+/// Seconds spent on each stage of a request.
+public struct ImageTimings: Sendable, Hashable {
+    /// Waiting for and receiving the original (0 when no request was made).
+    public var loading: Double = 0
+    /// Decoding (the original, or the stored variant) and resampling.
+    public var decoding: Double = 0
+    /// Encoding and storing the variant.
+    public var encoding: Double = 0
+    /// From the call to the response.
+    public var total: Double = 0
+}
+
+/// A prepared image: its frames at the target pixel size and what it took to get them.
+public struct ImageResponse: Sendable {
+    public let request: ImageRequest
+    /// The frames kept, all of the same pixel size.
+    public let image: DecodedImage
+    /// Screen scale the pixels are meant for (1 for a plain pixel target or none).
+    public let scale: Double
+    /// Format of the stored variant.
+    public let format: ImageFormat
+    /// Bytes of the stored variant.
+    public let byteCount: Int
+    /// The variant's file in the disk cache; nil when the server forbade storing (no-store).
+    public let fileURL: URL?
+    /// The variant's bytes when they were not stored (`fileURL` is nil), else nil.
+    public let unstoredData: Data?
+    /// Format and size of the original, when it was decoded for this response (nil when the
+    /// prepared variant came from a cache).
+    public let source: (format: ImageFormat, size: PixelSize)?
+    public let cacheOutcome: CacheOutcome
+    public let timings: ImageTimings
+
+    /// Pixel size of the frames.
+    public var pixelSize: PixelSize { image.size }
+    /// The variant's encoded bytes, from the cache file or from memory.
+    public func encodedData() throws -> Data {
+        if let unstoredData { return unstoredData }
+        guard let fileURL else { return Data() }
+        do {
+            return try Data(contentsOf: fileURL)
+        } catch {
+            throw ImgCacheError.io(path: fileURL.path, detail: "cannot read: \(error.localizedDescription)")
+        }
+    }
+
+    /// Size in points: pixels / scale.
+    public var pointSize: PointSize {
+        PointSize(width: Double(pixelSize.width) / scale, height: Double(pixelSize.height) / scale)
+    }
+}

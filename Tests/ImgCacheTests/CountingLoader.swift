@@ -1,0 +1,57 @@
+import Foundation
+import Synchronization
+@testable import ImgCache
+
+/// A `DataLoading` double serving bytes from a table, counting loads, answering conditional
+/// requests with 304 when the stored ETag matches, and optionally taking its time.
+final class CountingLoader: DataLoading {
+    struct Resource {
+        var data: Data
+        var etag: String?
+        var maxAge: TimeInterval = 3600
+        var noStore = false
+    }
+
+    private struct State {
+        var resources: [URL: Resource] = [:]
+        var loads = 0
+        var conditionalLoads = 0
+        var notModified = 0
+    }
+
+    private let state = Mutex(State())
+    private let delay: Duration
+
+    init(delay: Duration = .zero) {
+        self.delay = delay
+    }
+
+    func serve(_ url: URL, _ resource: Resource) {
+        state.withLock { $0.resources[url] = resource }
+    }
+
+    var loads: Int { state.withLock { $0.loads } }
+    var conditionalLoads: Int { state.withLock { $0.conditionalLoads } }
+    var notModified: Int { state.withLock { $0.notModified } }
+
+    func load(_ request: DataRequest) async throws -> DataResponse {
+        let resource = state.withLock { state -> Resource? in
+            state.loads += 1
+            if !request.validators.isEmpty { state.conditionalLoads += 1 }
+            return state.resources[request.url]
+        }
+        if delay > .zero { try await Task.sleep(for: delay) }
+        try Task.checkCancellation()
+        guard let resource else { throw ImgCacheError.httpStatus(code: 404, url: request.url.absoluteString) }
+        let freshness = HTTPFreshness(
+            expires: Date().addingTimeInterval(resource.noStore ? 0 : resource.maxAge), isNoStore: resource.noStore)
+        if let etag = resource.etag, request.validators.etag == etag {
+            state.withLock { $0.notModified += 1 }
+            return DataResponse(
+                url: request.url, statusCode: 304, data: Data(), validators: HTTPValidators(etag: etag), freshness: freshness)
+        }
+        return DataResponse(
+            url: request.url, statusCode: 200, data: resource.data, contentType: "application/octet-stream",
+            validators: HTTPValidators(etag: resource.etag), freshness: freshness)
+    }
+}
