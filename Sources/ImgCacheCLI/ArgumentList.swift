@@ -49,6 +49,9 @@ struct ArgumentList {
         return parsed
     }
 
+    /// True when no word is left.
+    var isEmpty: Bool { words.isEmpty }
+
     /// The remaining words, which must all be positional; `count` of them exactly.
     func positionals(_ count: Int, usage: String) throws -> [String] {
         if let unknown = words.first(where: { $0.hasPrefix("-") && $0 != "-" }) {

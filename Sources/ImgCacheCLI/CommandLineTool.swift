@@ -6,7 +6,7 @@ enum CommandLineTool {
     /// The version `imgcache --version` prints.
     static let version = "0.1.0"
 
-    static var commands: [any Command.Type] { [DecodeCommand.self, InfoCommand.self, DevicesCommand.self, CacheCommand.self] }
+    static var commands: [any Command.Type] { [FetchCommand.self, PrefetchCommand.self, DecodeCommand.self, InfoCommand.self, DevicesCommand.self, CacheCommand.self] }
 
     static var generalHelp: String {
         let verbs = commands.map { "  \($0.name.padding(toLength: 10, withPad: " ", startingAt: 0))\($0.summary)" }
@@ -21,7 +21,8 @@ enum CommandLineTool {
             Run 'imgcache <verb> --help' for a verb's options.
             Exit codes: 0 success, 1 unexpected failure, 2 bad command line, 3 unsupported format,
             4 corrupt image, 5 image over a pixel limit, 6 file read or write error, 7 cache index error,
-            8 network failure or time-out, 9 HTTP error status, 10 download over the byte limit.
+            8 network failure or time-out, 9 HTTP error status, 10 download over the byte limit,
+            11 some URLs of a prefetch failed.
             """
     }
 

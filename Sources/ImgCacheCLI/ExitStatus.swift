@@ -23,12 +23,16 @@ enum ExitStatus: Int32 {
     case httpStatus = 9
     /// A download was over the byte limit.
     case tooLarge = 10
+    /// Some URLs of a prefetch failed.
+    case someFailed = 11
 
     /// The exit status and the one-line message for an error.
     static func describing(_ error: Error) -> (status: ExitStatus, message: String) {
         switch error {
         case let error as UsageError:
             return (.usage, error.description)
+        case let error as PrefetchFailed:
+            return (.someFailed, error.description)
         case let error as ImgCacheError:
             switch error {
             case .unsupportedFormat: return (.unsupportedFormat, error.description)

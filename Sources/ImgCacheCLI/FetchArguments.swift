@@ -1,0 +1,87 @@
+import Foundation
+import ImgCache
+
+/// The options `fetch` and `prefetch` share: the target, how to fit it, which frames to keep, and
+/// the cache folder.
+struct FetchArguments {
+    static let help = """
+          --device NAME       a device from 'imgcache devices', with --widget: the widget's pixel size
+          --widget FAMILY     small, medium, large, extra-large (iPad) or accessory-circular,
+                              accessory-rectangular, accessory-inline
+          --size WxH          the target in pixels, or in points when --scale is given
+          --scale N           the screen scale of --size in points: pixels = round(points x scale)
+          --mode MODE         fit (default), fill or crop
+          --upscale           allow scaling a smaller source up (default: never)
+          --max-frames N      most frames kept from an animation (default 50)
+          --budget BYTES      memory the kept frames may take, e.g. 15MB (default 15MB; 1 MB = 2^20 B)
+          --cache-dir DIR     the cache folder (default $IMGCACHE_DIR, else $XDG_CACHE_HOME/imgcache,
+                              else ~/.cache/imgcache)
+        """
+
+    var target: ImageTarget?
+    var mode: ContentMode = .fit
+    var upscale = false
+    var maxFrames: Int?
+    var budget: Int?
+    var cacheDirectory: String?
+
+    static func parse(_ arguments: inout ArgumentList) throws -> FetchArguments {
+        var result = FetchArguments()
+        let device = try arguments.value("--device")
+        let widget = try arguments.value("--widget", expected: "small, medium, large, extra-large or accessory-*") {
+            WidgetFamily(rawValue: $0)
+        }
+        let size = try arguments.value("--size", expected: "WxH, e.g. 510x510", parse: PixelSize.init(parsing:))
+        let scale = try arguments.value("--scale", expected: "a positive number such as 3") { Double($0).flatMap { $0 > 0 ? $0 : nil } }
+        switch (device, widget, size) {
+        case (let device?, let widget?, nil):
+            guard scale == nil else { throw UsageError("--scale comes from the device with --device") }
+            result.target = .widget(widget, device: try DeviceCatalog.device(named: device))
+        case (nil, nil, let size?):
+            result.target = scale.map { .points(PointSize(width: Double(size.width), height: Double(size.height)), scale: $0) }
+                ?? .pixels(size)
+        case (nil, nil, nil):
+            guard scale == nil else { throw UsageError("--scale needs --size") }
+        case (_?, nil, _), (nil, _?, _):
+            throw UsageError("--device and --widget go together")
+        default:
+            throw UsageError("give either --device with --widget, or --size")
+        }
+        result.mode = try arguments.value("--mode", expected: "fit, fill or crop") { ContentMode(rawValue: $0) } ?? .fit
+        result.upscale = arguments.flag("--upscale")
+        result.maxFrames = try arguments.value("--max-frames", expected: "a whole number of at least 1") {
+            Int($0).flatMap { $0 >= 1 ? $0 : nil }
+        }
+        result.budget = try arguments.value("--budget", expected: "a byte count such as 15MB", parse: parseByteCount)
+        result.cacheDirectory = try arguments.value("--cache-dir")
+        return result
+    }
+
+    /// The request for `source`: a URL, or a local path (read as a file URL).
+    func request(for source: String, format: ImageRequest.OutputFormat = .automatic) throws -> ImageRequest {
+        ImageRequest(
+            url: try Self.url(for: source), target: target, contentMode: mode, allowsUpscaling: upscale,
+            maxFrames: maxFrames, frameBudgetBytes: budget, outputFormat: format)
+    }
+
+    /// A pipeline on the chosen cache folder whose loader also reads local files.
+    func pipeline() throws -> ImagePipeline {
+        var loading = DataLoader.Configuration()
+        loading.allowsFileURLs = true
+        var disk = DiskCache.Configuration()
+        if let cacheDirectory { disk.root = URL(fileURLWithPath: cacheDirectory, isDirectory: true) }
+        return try ImagePipeline(configuration: ImagePipeline.Configuration(
+            dataLoader: DataLoader(configuration: loading), diskCache: disk))
+    }
+
+    /// `source` as a URL: as given when it has a scheme, else a path made absolute.
+    static func url(for source: String) throws -> URL {
+        if source.contains("://") {
+            guard let url = URL(string: source), url.scheme != nil, url.host != nil || url.isFileURL else {
+                throw ImgCacheError.invalidURL(source)
+            }
+            return url
+        }
+        return URL(fileURLWithPath: source).standardizedFileURL
+    }
+}

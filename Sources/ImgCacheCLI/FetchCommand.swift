@@ -1,0 +1,72 @@
+import Foundation
+import ImgCache
+
+/// `imgcache fetch URL|PATH [target options] [--json] [-o FILE]`
+enum FetchCommand: Command {
+    static let name = "fetch"
+    static let summary = "fetch an image through the cache and prepare it for a size or a widget"
+    static let help = """
+        Usage: imgcache fetch URL|PATH [options]
+
+        Fetches URL (http or https; a local PATH is read as a file) through the shared cache, decodes
+        it to the target while decoding, stores the result and prints its path. A second fetch is
+        served from the cache; after the original's HTTP freshness ends it is revalidated (a 304
+        downloads nothing).
+
+        Options:
+        \(FetchArguments.help)
+          --json              print a JSON object: path, pixel and point size, scale, frames, format,
+                              bytes, cache outcome (memory, disk, revalidated, network) and timings
+          --quality Q         JPEG quality 1-100 when -o names a .jpg (default 85)
+          -o, --output FILE   also write the result to FILE; its extension picks the format
+                              (.png, .jpg, .gif; default: GIF when frames are kept, PNG otherwise)
+        """
+
+    static func run(_ arguments: inout ArgumentList) throws {
+        let fetch = try FetchArguments.parse(&arguments)
+        let json = arguments.flag("--json")
+        let quality = try arguments.value("--quality", expected: "a number from 1 to 100") { Int($0) }
+            ?? JPEGEncoder.defaultQuality
+        let output = try arguments.value("-o", "--output")
+        let source = try arguments.positionals(1, usage: "imgcache fetch URL|PATH [options]")[0]
+        let format = try output.map { try outputFormat(forPath: $0, quality: quality) } ?? .automatic
+        let request = try fetch.request(for: source, format: format)
+        let pipeline = try fetch.pipeline()
+        let response = try runBlocking { try await pipeline.image(for: request) }
+        if let output { try DecodeCommand.write(try response.encodedData(), to: output) }
+        let path = output ?? response.fileURL?.path ?? "(not stored: the server sent no-store)"
+        if json {
+            print(try FetchReport(path: path, response: response).json())
+        } else {
+            print(path)
+        }
+    }
+
+    /// The output format `path`'s extension names.
+    static func outputFormat(forPath path: String, quality: Int) throws -> ImageRequest.OutputFormat {
+        switch URL(fileURLWithPath: path).pathExtension.lowercased() {
+        case "png": return .png
+        case "jpg", "jpeg": return .jpeg(quality: quality)
+        case "gif": return .gif
+        default: throw UsageError("cannot tell the output format of '\(path)'; use .png, .jpg or .gif")
+        }
+    }
+}
+
+/// Runs async work from the synchronous command line and waits for it.
+func runBlocking<Value: Sendable>(_ work: @escaping @Sendable () async throws -> Value) throws -> Value {
+    let semaphore = DispatchSemaphore(value: 0)
+    let box = ResultBox<Value>()
+    Task {
+        do { box.result = .success(try await work()) } catch { box.result = .failure(error) }
+        semaphore.signal()
+    }
+    semaphore.wait()
+    return try box.result!.get()
+}
+
+/// Carries a result from a task to the thread waiting for it (written before the semaphore is
+/// signalled, read after it is waited on).
+private final class ResultBox<Value>: @unchecked Sendable {
+    var result: Result<Value, any Error>?
+}

@@ -1,0 +1,35 @@
+import Foundation
+import ImgCache
+
+/// The `--json` form of a fetched image.
+struct FetchReport {
+    let path: String
+    let response: ImageResponse
+
+    func object() -> [String: Any] {
+        var object: [String: Any] = [
+            "path": path,
+            "url": response.request.url.absoluteString,
+            "pixels": ["width": response.pixelSize.width, "height": response.pixelSize.height],
+            "points": ["width": response.pointSize.width, "height": response.pointSize.height],
+            "scale": response.scale,
+            "frames": response.image.frames.count,
+            "format": response.format.rawValue,
+            "bytes": response.byteCount,
+            "cache": response.cacheOutcome.rawValue,
+            "timings": [
+                "loading": response.timings.loading, "decoding": response.timings.decoding,
+                "encoding": response.timings.encoding, "total": response.timings.total,
+            ],
+        ]
+        if let source = response.source {
+            object["source"] = ["format": source.format.rawValue, "width": source.size.width, "height": source.size.height]
+        }
+        return object
+    }
+
+    func json() throws -> String {
+        let data = try JSONSerialization.data(withJSONObject: object(), options: [.sortedKeys, .withoutEscapingSlashes])
+        return String(decoding: data, as: UTF8.self)
+    }
+}

@@ -1,0 +1,62 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import ImgCache
+
+/// `imgcache prefetch [FILE|-] [target options] [--json]`
+enum PrefetchCommand: Command {
+    static let name = "prefetch"
+    static let summary = "fetch many URLs into the cache concurrently, with progress and a summary"
+    static let help = """
+        Usage: imgcache prefetch [FILE|-] [options]
+
+        Reads URLs (or local paths), one a line, from FILE or standard input ('-' or no FILE); blank
+        lines and lines starting with '#' are skipped. Fetches them concurrently through the cache
+        (6 downloads and one decode per core at a time), preparing each for the target, with a
+        progress bar when standard error is a terminal. Ends with a summary: how many came from
+        the network, were revalidated or were already cached, and every failure with its reason.
+        Exits 11 when any URL failed.
+
+        Options:
+        \(FetchArguments.help)
+          --json              print the summary as JSON (every URL with its path or error)
+        """
+
+    static func run(_ arguments: inout ArgumentList) throws {
+        let fetch = try FetchArguments.parse(&arguments)
+        let json = arguments.flag("--json")
+        let words = try arguments.positionals(arguments.isEmpty ? 0 : 1, usage: "imgcache prefetch [FILE|-] [options]")
+        let sources = try readSources(words.first ?? "-")
+        let requests = try sources.map { try fetch.request(for: $0) }
+        let pipeline = try fetch.pipeline()
+        let progress = ProgressBar(total: requests.count, enabled: isatty(STDERR_FILENO) == 1 && !json)
+        let results = try runBlocking { await pipeline.prefetch(requests) { done, _ in progress.update(done) } }
+        progress.finish()
+        let summary = PrefetchSummary(sources: sources, results: results)
+        print(json ? try summary.json() : summary.text())
+        if summary.failureCount > 0 { throw PrefetchFailed(count: summary.failureCount, total: sources.count) }
+    }
+
+    private static func readSources(_ path: String) throws -> [String] {
+        let text: String
+        if path == "-" {
+            text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+        } else {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw ImgCacheError.io(path: path, detail: "cannot read the URL list")
+            }
+            text = String(decoding: data, as: UTF8.self)
+        }
+        return text.split(whereSeparator: \.isNewline)
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty && !$0.hasPrefix("#") }
+    }
+}
+
+/// Some URLs of a prefetch failed (exit code 11); the summary lists them.
+struct PrefetchFailed: Error, CustomStringConvertible {
+    let count: Int
+    let total: Int
+    var description: String { "\(count) of \(total) URLs failed" }
+}
