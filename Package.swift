@@ -24,6 +24,7 @@ let package = Package(
         ),
         .executableTarget(name: "ImgCacheCLI", dependencies: ["ImgCache"], path: "Sources/ImgCacheCLI"),
         .executableTarget(name: "make-sample-media", dependencies: ["ImgCache"], path: "Samples/MakeMedia"),
+        .executableTarget(name: "feed-widget", dependencies: ["ImgCache"], path: "Samples/FeedWidget"),
         .executableTarget(name: "imgcache-bench", dependencies: ["ImgCache"], path: "Benchmarks/ImgCacheBench"),
         // Helpers shared by the test targets (no @testable import: it builds in any configuration).
         .target(name: "TestSupport", dependencies: ["ImgCache"], path: "Tests/TestSupport"),
@@ -33,7 +34,7 @@ let package = Package(
         .testTarget(name: "CLITests", dependencies: ["ImgCacheCLI", "ImgCache"], path: "Tests/CLITests"),
         .testTarget(name: "ConformanceTests", dependencies: ["ImgCache", "TestSupport"], path: "Tests/ConformanceTests"),
         // Starts its own servers on 127.0.0.1: Tests/Servers/fault_server.py and Debian's nginx.
-        .testTarget(name: "IntegrationTests", dependencies: ["ImgCache"], path: "Tests/IntegrationTests"),
+        .testTarget(name: "IntegrationTests", dependencies: ["ImgCache", "ImgCacheCLI", "feed-widget"], path: "Tests/IntegrationTests"),
     ],
     swiftLanguageModes: [.v6]
 )

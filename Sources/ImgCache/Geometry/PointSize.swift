@@ -1,3 +1,5 @@
+import Foundation
+
 /// A size in points (UIKit's unit); may be fractional, as some iPad widget sizes are (305.5 pt).
 public struct PointSize: Hashable, Sendable, CustomStringConvertible {
     public var width: Double
@@ -15,10 +17,14 @@ public struct PointSize: Hashable, Sendable, CustomStringConvertible {
             height: max(1, Int((height * scale).rounded(.toNearestOrAwayFromZero))))
     }
 
-    /// `"WxH"` with fractions only where there are any, e.g. `"338x158"` or `"305.5x141"`.
+    /// `"WxH"` with fractions only where there are any (at most two places), e.g. `"338x158"`,
+    /// `"305.5x141"` or `"213.33x100.33"`.
     public var description: String { "\(Self.format(width))x\(Self.format(height))" }
 
     private static func format(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(value)
+        let hundredths = (value * 100).rounded()
+        if hundredths.truncatingRemainder(dividingBy: 100) == 0 { return String(Int(hundredths / 100)) }
+        if hundredths.truncatingRemainder(dividingBy: 10) == 0 { return String(format: "%.1f", value) }
+        return String(format: "%.2f", value)
     }
 }

@@ -1,0 +1,83 @@
+// FeedWidget: what a widget's timeline provider does, on Linux.
+//
+//   feed-widget FEED_URL [--devices "iPhone 16 Pro,iPad Air 2"] [--widget medium] [--polls 3]
+//               [--interval 2] [--cache-dir DIR]
+//
+// Each poll fetches the JSON feed through the cache. When it has not changed (a fresh copy, a 304,
+// or identical bytes), the poll does nothing else. When it has, every item's image is prefetched
+// at the widget's pixel size on every listed device (crop mode, pixel-exact), and the poll prints
+// what it prepared. The feed is {"items": [{"title": "...", "image": "https://..."}]}.
+import Foundation
+import ImgCache
+
+struct Feed: Decodable {
+    struct Item: Decodable {
+        let title: String
+        let image: URL
+    }
+    let items: [Item]
+}
+
+func option(_ name: String, _ fallback: String) -> String {
+    let words = CommandLine.arguments
+    guard let index = words.firstIndex(of: name), index + 1 < words.count else { return fallback }
+    return words[index + 1]
+}
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("feed-widget: \(message)\n".utf8))
+    exit(1)
+}
+
+guard CommandLine.arguments.count > 1, let feedURL = URL(string: CommandLine.arguments[1]), feedURL.scheme != nil else {
+    fail("usage: feed-widget FEED_URL [--devices LIST] [--widget FAMILY] [--polls N] [--interval SECONDS] [--cache-dir DIR]")
+}
+guard let family = WidgetFamily(rawValue: option("--widget", "medium")) else { fail("unknown widget family") }
+let polls = Int(option("--polls", "3")) ?? 3
+let interval = Double(option("--interval", "2")) ?? 2
+let devices: [DeviceModel]
+do {
+    devices = try option("--devices", "iPhone 16 Pro,iPhone SE (3rd generation),iPad Air 2")
+        .split(separator: ",").map { try DeviceCatalog.device(named: $0.trimmingCharacters(in: .whitespaces)) }
+} catch {
+    fail("\(error)")
+}
+var diskCache = DiskCache.Configuration()
+if CommandLine.arguments.contains("--cache-dir") { diskCache.root = URL(fileURLWithPath: option("--cache-dir", "")) }
+
+let pipeline: ImagePipeline
+do {
+    pipeline = try ImagePipeline(configuration: ImagePipeline.Configuration(diskCache: diskCache))
+} catch {
+    fail("\(error)")
+}
+
+/// One poll: the feed, then (when it changed) its images at every device's widget size.
+func poll(_ number: Int) async throws {
+    let feed = try await pipeline.data(for: feedURL)
+    guard feed.changed else {
+        print("poll \(number): feed unchanged (\(feed.cacheOutcome.rawValue)), nothing to do")
+        return
+    }
+    let items = try JSONDecoder().decode(Feed.self, from: feed.data).items
+    print("poll \(number): feed changed (\(feed.cacheOutcome.rawValue)), \(items.count) items x \(devices.count) devices")
+    let requests = items.flatMap { item in
+        devices.map { ImageRequest(url: item.image, target: .widget(family, device: $0), contentMode: .crop) }
+    }
+    let results = await pipeline.prefetch(requests)
+    for (request, result) in zip(requests, results) {
+        guard case .widget(_, let device) = request.target else { continue }
+        switch result {
+        case .success(let response):
+            print("  \(request.url.lastPathComponent) on \(device.name): \(response.pixelSize) px "
+                + "(\(response.pointSize) pt @\(Int(response.scale))x), \(response.cacheOutcome.rawValue)")
+        case .failure(let error):
+            print("  \(request.url.lastPathComponent) on \(device.name): failed: \(error)")
+        }
+    }
+}
+
+for number in 1...max(1, polls) {
+    do { try await poll(number) } catch { print("poll \(number): failed: \(error)") }
+    if number < polls { try? await Task.sleep(for: .milliseconds(Int(interval * 1000))) }
+}
