@@ -45,6 +45,15 @@ final class FaultServer {
         return Int(String(decoding: data, as: UTF8.self))!
     }
 
+    /// How the last /endless ended: the body bytes the server wrote and when the client closed
+    /// the connection; nil while it is still being written to.
+    func endlessEnd() async throws -> (bytes: Int, closed: Date)? {
+        let (data, _) = try await URLSession.shared.data(from: url("/_endless"))
+        let fields = String(decoding: data, as: UTF8.self).split(separator: " ")
+        guard fields.count == 2, let bytes = Int(fields[0]), let closed = Double(fields[1]) else { return nil }
+        return (bytes, Date(timeIntervalSince1970: closed))
+    }
+
     func stop() {
         server.stop()
     }

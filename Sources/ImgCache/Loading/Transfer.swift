@@ -97,7 +97,15 @@ final class Transfer: Sendable {
             return (state.continuation, state.response == nil ? nil : state.task)
         }
         continuation?.resume(throwing: error)
-        task?.cancel()
+        Self.cancel(task)
+    }
+
+    /// Cancels `task` off the calling thread. URLSession's `cancel` waits for the session's work
+    /// queue, which a fast body can keep busy for seconds; the delegate queue, shared by every
+    /// transfer of the session, must not wait with it.
+    private static func cancel(_ task: URLSessionDataTask?) {
+        guard let task else { return }
+        DispatchQueue.global().async { task.cancel() }
     }
 
     /// Watches the time-outs until the transfer ends or the calling task is cancelled: the headers
@@ -180,7 +188,7 @@ final class Transfer: Sendable {
             return (AttemptFailure.status(status, url: response.url ?? url, headers: headers), nil)
         }
         if let failure { fail(failure) }
-        abandoned?.cancel()
+        Self.cancel(abandoned)
     }
 
     /// A piece of the body; the transfer fails as soon as the body passes the byte limit.
