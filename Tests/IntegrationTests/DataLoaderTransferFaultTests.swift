@@ -94,6 +94,20 @@ final class DataLoaderTransferFaultTests: FaultServerTestCase {
         XCTAssertEqual(count, 1)
     }
 
+    func testGzipBodyIsDecodedAndItsDecodedBytesCountTowardsTheLimit() async throws {
+        let (image, _) = try await load("/gzip", with: loader())
+        XCTAssertEqual(image.data, server.image)
+        // 64 MiB of zeros, 64 KiB on the wire: a decompression bomb.
+        let (error, elapsed) = await failure("/gzip?bytes=67108864", with: loader())
+        guard case .tooLarge(let bytes, let limit)? = error else {
+            return XCTFail("expected .tooLarge, got \(String(describing: error))")
+        }
+        XCTAssertEqual(limit, 1 << 20)
+        XCTAssertGreaterThan(bytes, limit)
+        XCTAssertLessThan(bytes, 2 << 20)
+        XCTAssertLessThan(elapsed, 2)
+    }
+
     func testContentLengthOverTheLimitIsRefusedBeforeTheBody() async throws {
         // The server sends the headers at once and the body only after 10 s.
         let (error, elapsed) = await failure("/big?length=5000000", with: loader())

@@ -20,8 +20,8 @@ final class FaultServer {
             .appendingPathComponent("Servers/fault_server.py")
         let portFile = folder.appendingPathComponent("port")
         server = try ServerProcess(
-            executable: "/usr/bin/python3",
-            arguments: [script.path, "--root", folder.path, "--port-file", portFile.path], folder: folder)
+            executable: "/usr/bin/env",
+            arguments: ["python3", script.path, "--root", folder.path, "--port-file", portFile.path], folder: folder)
         var port: Int?
         do {
             try server.wait {

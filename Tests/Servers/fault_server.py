@@ -22,6 +22,7 @@ is counted by its path without the query; GET /_count/<path> answers that count 
     /endless[?rate=B]       a chunked body that never ends (at B bytes a second); GET /_endless
                             answers "<bytes sent> <unix time the client closed>", or "running"
     /big?length=N           Content-Length N, then nothing for 10 s, then zeros
+    /gzip[?bytes=N]         the image, or N zero bytes, with Content-Encoding: gzip
     /etag                   the image with ETag "v1"; If-None-Match "v1" -> 304
     /notmodified            304 whatever the request
     /nocache, /nostore      the image with Cache-Control: no-cache / no-store
@@ -31,6 +32,7 @@ is counted by its path without the query; GET /_count/<path> answers that count 
 
 import argparse
 import email.utils
+import gzip
 import os
 import signal
 import socket
@@ -194,6 +196,11 @@ class Handler(BaseHTTPRequestHandler):
             self.wfile.write(b"\0" * 65536)
         except OSError:
             pass
+
+    def route_gzip(self, path, query, n):
+        # ?bytes=N: N zero bytes, a decompression bomb; otherwise the image.
+        body = b"\0" * int(query["bytes"]) if "bytes" in query else self.image()
+        self.answer(200, gzip.compress(body), [("Content-Encoding", "gzip")])
 
     def route_etag(self, path, query, n):
         if self.headers.get("If-None-Match") in ('"v1"', 'W/"v1"'):
