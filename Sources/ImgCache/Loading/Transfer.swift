@@ -75,15 +75,15 @@ final class Transfer: Sendable {
         let failure: Error? = state.withLock { state in
             if let failure = state.earlyFailure { return failure }
             state.continuation = continuation
-            // Made and resumed under the lock, so that a concurrent `fail` either comes first and
-            // is seen here, or finds the continuation and the task.
-            let task = makeTask()
-            state.task = task
             state.hopStart = .now
-            task.resume()
             return nil
         }
-        if let failure { continuation.resume(throwing: failure) }
+        if let failure { return continuation.resume(throwing: failure) }
+        // Outside the lock: URLSession's calls wait for its work queue. A failure from here on
+        // resumes the continuation, and the task runs abandoned.
+        let task = makeTask()
+        state.withLock { $0.task = task }
+        task.resume()
     }
 
     /// Ends the transfer with `error` at once, unless it has already ended.
