@@ -62,6 +62,8 @@ final class DataLoaderTransferFaultTests: FaultServerTestCase {
     }
 
     func testEndlessBodyIsCutOffAtTheByteLimit() async throws {
+        // As fast as loopback goes. (FoundationNetworking may go on reading for a while after the
+        // cancel at this speed; tearDown's kill of the server ends that.)
         let (error, elapsed) = await failure("/endless", with: loader())
         guard case .tooLarge(let bytes, let limit)? = error else {
             return XCTFail("expected .tooLarge, got \(String(describing: error))")
@@ -69,8 +71,40 @@ final class DataLoaderTransferFaultTests: FaultServerTestCase {
         XCTAssertEqual(limit, 1 << 20)
         XCTAssertGreaterThan(bytes, limit)
         XCTAssertLessThan(bytes, limit + (1 << 20), "cut off as soon as the limit passed")
+        XCTAssertLessThan(elapsed, 2)
+    }
+
+    func testEndlessBodyAtNetworkSpeedIsDisconnectedAtOnce() async throws {
+        // 64 MiB a second, faster than most links a server sits behind.
+        let (error, elapsed) = await failure("/endless?rate=67108864", with: loader())
+        let failed = Date()
+        guard case .tooLarge? = error else {
+            return XCTFail("expected .tooLarge, got \(String(describing: error))")
+        }
+        XCTAssertLessThan(elapsed, 1)
+        var end = try await server.endlessEnd()
+        for _ in 0..<60 where end == nil {
+            try await Task.sleep(for: .milliseconds(50))
+            end = try await server.endlessEnd()
+        }
+        let (bytes, closed) = try XCTUnwrap(end, "the server is still sending 3 s later")
+        XCTAssertLessThan(closed.timeIntervalSince(failed), 0.5)
+        XCTAssertLessThan(bytes, 8 << 20)
         let count = try await server.count("/endless")
         XCTAssertEqual(count, 1)
+    }
+
+    func testGzipBodyIsDecodedAndItsDecodedBytesCountTowardsTheLimit() async throws {
+        let (image, _) = try await load("/gzip", with: loader())
+        XCTAssertEqual(image.data, server.image)
+        // 64 MiB of zeros, 64 KiB on the wire: a decompression bomb.
+        let (error, elapsed) = await failure("/gzip?bytes=67108864", with: loader())
+        guard case .tooLarge(let bytes, let limit)? = error else {
+            return XCTFail("expected .tooLarge, got \(String(describing: error))")
+        }
+        XCTAssertEqual(limit, 1 << 20)
+        XCTAssertGreaterThan(bytes, limit)
+        XCTAssertLessThan(bytes, 2 << 20)
         XCTAssertLessThan(elapsed, 2)
     }
 

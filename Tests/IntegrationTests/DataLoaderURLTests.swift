@@ -67,15 +67,18 @@ final class DataLoaderURLTests: XCTestCase {
     }
 
     func testLoaderIsReleasedAfterUse() async throws {
-        weak var released: DataLoader?
-        do {
-            var configuration = DataLoader.Configuration()
-            configuration.retryPolicy = .none
-            let loader = DataLoader(configuration: configuration)
-            released = loader
-            _ = try? await loader.load(DataRequest(url: URL(string: "http://127.0.0.1:9/")!))
+        for reusesConnections in [false, true] {
+            weak var released: DataLoader?
+            do {
+                var configuration = DataLoader.Configuration()
+                configuration.retryPolicy = .none
+                configuration.reusesConnections = reusesConnections
+                let loader = DataLoader(configuration: configuration)
+                released = loader
+                _ = try? await loader.load(DataRequest(url: URL(string: "http://127.0.0.1:9/")!))
+            }
+            XCTAssertNil(released, "the loader, its sessions and their delegate make no cycle")
         }
-        XCTAssertNil(released, "the loader, its session and its delegate make no cycle")
     }
 
     private func temporaryFile(bytes: Int) throws -> URL {

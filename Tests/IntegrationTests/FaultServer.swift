@@ -20,8 +20,8 @@ final class FaultServer {
             .appendingPathComponent("Servers/fault_server.py")
         let portFile = folder.appendingPathComponent("port")
         server = try ServerProcess(
-            executable: "/usr/bin/python3",
-            arguments: [script.path, "--root", folder.path, "--port-file", portFile.path], folder: folder)
+            executable: "/usr/bin/env",
+            arguments: ["python3", script.path, "--root", folder.path, "--port-file", portFile.path], folder: folder)
         var port: Int?
         do {
             try server.wait {
@@ -43,6 +43,15 @@ final class FaultServer {
     func count(_ path: String) async throws -> Int {
         let (data, _) = try await URLSession.shared.data(from: url("/_count" + path))
         return Int(String(decoding: data, as: UTF8.self))!
+    }
+
+    /// How the last /endless ended: the body bytes the server wrote and when the client closed
+    /// the connection; nil while it is still being written to.
+    func endlessEnd() async throws -> (bytes: Int, closed: Date)? {
+        let (data, _) = try await URLSession.shared.data(from: url("/_endless"))
+        let fields = String(decoding: data, as: UTF8.self).split(separator: " ")
+        guard fields.count == 2, let bytes = Int(fields[0]), let closed = Double(fields[1]) else { return nil }
+        return (bytes, Date(timeIntervalSince1970: closed))
     }
 
     func stop() {

@@ -6,20 +6,26 @@ final class ServerProcess {
     let process = Process()
     let folder: URL
 
-    /// Starts `executable` with `arguments` in a fresh temporary folder, logging its output there.
+    /// Starts `executable` with `arguments`, logging its output in `folder`, which it removes when
+    /// it stops (or fails to start).
     init(executable: String, arguments: [String], folder: URL) throws {
         self.folder = folder
-        guard FileManager.default.isExecutableFile(atPath: executable) else {
-            throw ServerError("\(executable) is not installed (CI installs it with apt-get; see .ci/run)")
+        do {
+            guard FileManager.default.isExecutableFile(atPath: executable) else {
+                throw ServerError("\(executable) is not installed (CI installs it with apt-get; see .ci/run)")
+            }
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = arguments
+            let log = folder.appendingPathComponent("server.log")
+            _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+            let handle = try FileHandle(forWritingTo: log)
+            process.standardOutput = handle
+            process.standardError = handle
+            try process.run()
+        } catch {
+            try? FileManager.default.removeItem(at: folder)
+            throw error
         }
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let log = folder.appendingPathComponent("server.log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: log)
-        process.standardOutput = handle
-        process.standardError = handle
-        try process.run()
     }
 
     /// Kills the server (SIGKILL: children of a test inherit a signal mask that blocks SIGTERM).

@@ -19,8 +19,10 @@ is counted by its path without the query; GET /_count/<path> answers that count 
     /redirects/N            302 to /redirects/N-1; /redirects/0 is the image
     /redirect-to?url=U      302 to U (for non-http schemes)
     /lie                    Content-Length 1000, sends 2000 bytes on a kept-alive connection
-    /endless                a chunked body that never ends
+    /endless[?rate=B]       a chunked body that never ends (at B bytes a second); GET /_endless
+                            answers "<bytes sent> <unix time the client closed>", or "running"
     /big?length=N           Content-Length N, then nothing for 10 s, then zeros
+    /gzip[?bytes=N]         the image, or N zero bytes, with Content-Encoding: gzip
     /etag                   the image with ETag "v1"; If-None-Match "v1" -> 304
     /notmodified            304 whatever the request
     /nocache, /nostore      the image with Cache-Control: no-cache / no-store
@@ -30,6 +32,7 @@ is counted by its path without the query; GET /_count/<path> answers that count 
 
 import argparse
 import email.utils
+import gzip
 import os
 import signal
 import socket
@@ -42,6 +45,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 COUNTS = {}
 COUNTS_LOCK = threading.Lock()
+# How the last /endless ended: body bytes written, and when the client closed the connection.
+ENDLESS = {}
 ROOT = "."
 
 
@@ -80,6 +85,10 @@ class Handler(BaseHTTPRequestHandler):
     def do_GET(self):
         url = urllib.parse.urlsplit(self.path)
         path, query = url.path, dict(urllib.parse.parse_qsl(url.query))
+        if path == "/_endless":
+            with COUNTS_LOCK:
+                report = "%d %f" % (ENDLESS["sent"], ENDLESS["closed"]) if ENDLESS else "running"
+            return self.answer(200, report.encode(), [("Content-Type", "text/plain")])
         if path.startswith("/_count/"):
             with COUNTS_LOCK:
                 n = COUNTS.get(path[len("/_count"):], 0)
@@ -159,16 +168,22 @@ class Handler(BaseHTTPRequestHandler):
         self.wfile.write(b"a" * 1000 + b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nwrong" + b"b" * 954)
 
     def route_endless(self, path, query, n):
+        rate = float(query.get("rate", "0"))
         self.send_response(200)
         self.send_header("Transfer-Encoding", "chunked")
         self.end_headers()
         self.close_connection = True
         chunk = b"%x\r\n%s\r\n" % (65536, b"\0" * 65536)
+        sent, start = 0, time.monotonic()
         try:
             while True:
                 self.wfile.write(chunk)
+                sent += 65536
+                if rate > 0:
+                    time.sleep(max(0, start + sent / rate - time.monotonic()))
         except OSError:
-            pass
+            with COUNTS_LOCK:
+                ENDLESS.update(sent=sent, closed=time.time())
 
     def route_big(self, path, query, n):
         self.send_response(200)
@@ -181,6 +196,11 @@ class Handler(BaseHTTPRequestHandler):
             self.wfile.write(b"\0" * 65536)
         except OSError:
             pass
+
+    def route_gzip(self, path, query, n):
+        # ?bytes=N: N zero bytes, a decompression bomb; otherwise the image.
+        body = b"\0" * int(query["bytes"]) if "bytes" in query else self.image()
+        self.answer(200, gzip.compress(body), [("Content-Encoding", "gzip")])
 
     def route_etag(self, path, query, n):
         if self.headers.get("If-None-Match") in ('"v1"', 'W/"v1"'):

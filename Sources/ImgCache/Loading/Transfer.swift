@@ -75,15 +75,15 @@ final class Transfer: Sendable {
         let failure: Error? = state.withLock { state in
             if let failure = state.earlyFailure { return failure }
             state.continuation = continuation
-            // Made and resumed under the lock, so that a concurrent `fail` either comes first and
-            // is seen here, or finds the continuation and the task.
-            let task = makeTask()
-            state.task = task
             state.hopStart = .now
-            task.resume()
             return nil
         }
-        if let failure { continuation.resume(throwing: failure) }
+        if let failure { return continuation.resume(throwing: failure) }
+        // Outside the lock: URLSession's calls wait for its work queue. A failure from here on
+        // resumes the continuation, and the task runs abandoned.
+        let task = makeTask()
+        state.withLock { $0.task = task }
+        task.resume()
     }
 
     /// Ends the transfer with `error` at once, unless it has already ended.
@@ -97,7 +97,15 @@ final class Transfer: Sendable {
             return (state.continuation, state.response == nil ? nil : state.task)
         }
         continuation?.resume(throwing: error)
-        task?.cancel()
+        Self.cancel(task)
+    }
+
+    /// Cancels `task` off the calling thread. URLSession's `cancel` waits for the session's work
+    /// queue, which a fast body can keep busy for seconds; the delegate queue, shared by every
+    /// transfer of the session, must not wait with it.
+    private static func cancel(_ task: URLSessionDataTask?) {
+        guard let task else { return }
+        DispatchQueue.global().async { task.cancel() }
     }
 
     /// Watches the time-outs until the transfer ends or the calling task is cancelled: the headers
@@ -180,7 +188,7 @@ final class Transfer: Sendable {
             return (AttemptFailure.status(status, url: response.url ?? url, headers: headers), nil)
         }
         if let failure { fail(failure) }
-        abandoned?.cancel()
+        Self.cancel(abandoned)
     }
 
     /// A piece of the body; the transfer fails as soon as the body passes the byte limit.
