@@ -10,7 +10,8 @@ struct FetchArguments {
                               accessory-rectangular, accessory-inline
           --size WxH          the target in pixels, or in points when --scale is given
           --scale N           the screen scale of --size in points: pixels = round(points x scale)
-          --mode MODE         fit (default), fill or crop
+          --mode MODE         fit, fill or crop; default crop with --widget (the widget's exact
+                              pixels), fit otherwise
           --upscale           allow scaling a smaller source up (default: never)
           --max-frames N      most frames kept from an animation (default 50)
           --budget BYTES      memory the kept frames may take, e.g. 15MB (default 15MB; 1 MB = 2^20 B)
@@ -47,7 +48,9 @@ struct FetchArguments {
         default:
             throw UsageError("give either --device with --widget, or --size")
         }
-        result.mode = try arguments.value("--mode", expected: "fit, fill or crop") { ContentMode(rawValue: $0) } ?? .fit
+        let widgetTarget = widget != nil
+        result.mode = try arguments.value("--mode", expected: "fit, fill or crop") { ContentMode(rawValue: $0) }
+            ?? (widgetTarget ? .crop : .fit)
         result.upscale = arguments.flag("--upscale")
         result.maxFrames = try arguments.value("--max-frames", expected: "a whole number of at least 1") {
             Int($0).flatMap { $0 >= 1 ? $0 : nil }
@@ -66,12 +69,11 @@ struct FetchArguments {
 
     /// A pipeline on the chosen cache folder whose loader also reads local files.
     func pipeline() throws -> ImagePipeline {
-        var loading = DataLoader.Configuration()
-        loading.allowsFileURLs = true
-        var disk = DiskCache.Configuration()
-        if let cacheDirectory { disk.root = URL(fileURLWithPath: cacheDirectory, isDirectory: true) }
-        return try ImagePipeline(configuration: ImagePipeline.Configuration(
-            dataLoader: DataLoader(configuration: loading), diskCache: disk))
+        var configuration = ImagePipeline.Configuration()
+        configuration.loading.allowsFileURLs = true
+        configuration.loading.userAgent = "imgcache/\(CommandLineTool.version)"
+        if let cacheDirectory { configuration.diskCache.root = URL(fileURLWithPath: cacheDirectory, isDirectory: true) }
+        return try ImagePipeline(configuration: configuration)
     }
 
     /// `source` as a URL: as given when it has a scheme, else a path made absolute.

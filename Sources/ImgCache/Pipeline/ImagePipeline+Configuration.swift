@@ -5,9 +5,13 @@ extension ImagePipeline {
     /// redirects, retries, default TTL) are the `DataLoader.Configuration` defaults; cache limits
     /// (256 MiB on disk trimmed to 70%, 7-day TTL) are the `DiskCache.Configuration` defaults.
     public struct Configuration: Sendable {
-        /// Fetches originals. Default `DataLoader()`: 50 MiB byte limit, 10 s connect, 30 s idle and
-        /// 60 s overall time-outs, 5 redirects, 3 attempts with back-off, 1 hour default TTL.
-        public var dataLoader: any DataLoading
+        /// How originals are fetched when `dataLoader` is nil. Default `DataLoader.Configuration()`:
+        /// 50 MiB byte limit, 10 s connect, 30 s idle and 60 s overall time-outs, 5 redirects, 3
+        /// attempts with back-off, 1 hour default TTL, no file URLs.
+        public var loading: DataLoader.Configuration
+        /// A loader to use instead of a `DataLoader` made from `loading` (a test double, say).
+        /// Default nil.
+        public var dataLoader: (any DataLoading)?
         /// Where originals and variants are stored. Default: a `DiskCache` at
         /// `DiskCache.Configuration.defaultRoot()`, opened by `ImagePipeline.init`.
         public var diskCache: DiskCache.Configuration
@@ -25,7 +29,8 @@ extension ImagePipeline {
         public var limits: DecodingLimits
 
         public init(
-            dataLoader: any DataLoading = DataLoader(),
+            loading: DataLoader.Configuration = DataLoader.Configuration(),
+            dataLoader: (any DataLoading)? = nil,
             diskCache: DiskCache.Configuration = DiskCache.Configuration(),
             memoryCacheLimit: Int = 64 << 20,
             maxConcurrentLoads: Int = 6,
@@ -34,6 +39,7 @@ extension ImagePipeline {
             frameBudgetBytes: Int = 15 << 20,
             limits: DecodingLimits = DecodingLimits()
         ) {
+            self.loading = loading
             self.dataLoader = dataLoader
             self.diskCache = diskCache
             self.memoryCacheLimit = memoryCacheLimit

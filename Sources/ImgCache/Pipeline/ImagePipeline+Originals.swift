@@ -27,7 +27,7 @@ extension ImagePipeline {
                 changed: false)
         }
         let validators = HTTPValidators(etag: stored?.etag, lastModified: stored?.lastModified)
-        let loader = configuration.dataLoader
+        let loader = self.loader
         let response = try await loads.run { try await loader.load(DataRequest(url: url, validators: validators)) }
         if response.isNotModified {
             guard let stored else {

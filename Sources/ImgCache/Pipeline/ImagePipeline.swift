@@ -13,6 +13,7 @@ public final class ImagePipeline: Sendable {
     let memoryCache: MemoryCache<String, ImageResponse>
     let images = TaskCoalescer<String, ImageResponse>()
     let originals = TaskCoalescer<String, OriginalFetch>()
+    let loader: any DataLoading
     let loads: AsyncLimiter
     let decodes: AsyncLimiter
 
@@ -21,6 +22,7 @@ public final class ImagePipeline: Sendable {
         self.configuration = configuration
         diskCache = try DiskCache(configuration: configuration.diskCache)
         memoryCache = MemoryCache(costLimit: configuration.memoryCacheLimit)
+        loader = configuration.dataLoader ?? DataLoader(configuration: configuration.loading)
         loads = AsyncLimiter(limit: configuration.maxConcurrentLoads)
         decodes = AsyncLimiter(limit: configuration.maxConcurrentDecodes)
     }

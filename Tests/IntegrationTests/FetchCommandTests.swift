@@ -1,0 +1,111 @@
+import Foundation
+import ImgCache
+import XCTest
+
+/// `imgcache fetch` and `prefetch` against Debian's nginx: widget sizes, cache hits that make no
+/// request (read from nginx's access log), revalidation after the TTL, and GIF frame limits.
+final class FetchCommandTests: XCTestCase {
+    var nginx: NginxServer!
+    var cacheDirectory: URL!
+
+    override func setUp() async throws {
+        nginx = try NginxServer()
+        cacheDirectory = try ServerProcess.temporaryFolder("imgcache-fetch-cache")
+        try FileManager.default.createDirectory(at: nginx.root.appendingPathComponent("short"), withIntermediateDirectories: true)
+    }
+
+    override func tearDown() async throws {
+        nginx?.stop()
+        nginx = nil
+    }
+
+    private func fetch(_ path: String, _ options: [String]) throws -> [String: Any] {
+        let result = try CommandRunner.run(
+            "imgcache", ["fetch", nginx.url(path).absoluteString, "--json", "--cache-dir", cacheDirectory.path] + options)
+        XCTAssertEqual(result.status, 0, result.errors)
+        return try CommandRunner.json(result.output)
+    }
+
+    func testWidgetFetchIsPixelExactThenAHitThenRevalidatedAfterTheTTL() throws {
+        try TestImage.jpeg(width: 1200, height: 800).write(to: nginx.root.appendingPathComponent("short/x.jpg"))
+        let widget = ["--device", "iPhone 16 Pro", "--widget", "medium"]
+        let first = try fetch("/short/x.jpg", widget)
+        XCTAssertEqual(first["pixels"] as? [String: Int], ["width": 1032, "height": 486])
+        XCTAssertEqual(first["points"] as? [String: Double], ["width": 344, "height": 162])
+        XCTAssertEqual(first["scale"] as? Double, 3)
+        XCTAssertEqual(first["cache"] as? String, "network")
+        let path = try XCTUnwrap(first["path"] as? String)
+        XCTAssertEqual(try ImageDecoder.inspect(.file(path: path)).size, PixelSize(width: 1032, height: 486))
+        XCTAssertEqual(try nginx.accessLog(count: 1).map(\.status), [200])
+
+        let second = try fetch("/short/x.jpg", widget)
+        XCTAssertEqual(second["cache"] as? String, "disk")
+        XCTAssertEqual(second["path"] as? String, path)
+        Thread.sleep(forTimeInterval: 0.3)
+        XCTAssertEqual(try nginx.accessLog(count: 1).count, 1, "a cache hit must not reach the server")
+
+        Thread.sleep(forTimeInterval: 1.2) // nginx sent max-age=1
+        let third = try fetch("/short/x.jpg", widget)
+        XCTAssertEqual(third["cache"] as? String, "revalidated")
+        let log = try nginx.accessLog(count: 2)
+        XCTAssertEqual(log.map(\.status), [200, 304])
+        XCTAssertEqual(log[1].bodyBytes, 0)
+        XCTAssertNotNil(log[1].ifNoneMatch)
+    }
+
+    func testA300FrameGIFKeepsEightFramesOrFewerUnderABudget() throws {
+        let encoder = try GIFEncoder(size: PixelSize(width: 80, height: 60), loopCount: 0)
+        for index in 0..<300 {
+            var pixels = [UInt8](repeating: 255, count: 80 * 60 * 4)
+            for offset in stride(from: 0, to: pixels.count, by: 4) {
+                pixels[offset] = UInt8(index % 256)
+                pixels[offset + 1] = UInt8((offset / 4) % 80 * 3)
+            }
+            try encoder.add(ImageFrame(bitmap: Bitmap(size: PixelSize(width: 80, height: 60), pixels: pixels), delayCentiseconds: 4))
+        }
+        try encoder.finish().write(to: nginx.root.appendingPathComponent("anim.gif"))
+        let eight = try fetch("/anim.gif", ["--size", "40x30", "--max-frames", "8"])
+        XCTAssertEqual(eight["frames"] as? Int, 8)
+        XCTAssertEqual(eight["format"] as? String, "gif")
+        XCTAssertEqual(try ImageDecoder.inspect(.file(path: XCTUnwrap(eight["path"] as? String))).frameCount, 8)
+        // 40x30 frames take 4,800 bytes: a 20,000-byte budget keeps 4; a tiny one still keeps 1.
+        XCTAssertEqual(try fetch("/anim.gif", ["--size", "40x30", "--max-frames", "8", "--budget", "20000"])["frames"] as? Int, 4)
+        XCTAssertEqual(try fetch("/anim.gif", ["--size", "40x30", "--budget", "1KB"])["frames"] as? Int, 1)
+        XCTAssertEqual(try nginx.accessLog(count: 1).count, 1, "variants of one URL share one download")
+    }
+
+    func testPrefetchFetchesAListAndReportsFailures() throws {
+        for index in 0..<5 {
+            try TestImage.jpeg(seed: UInt8(index)).write(to: nginx.root.appendingPathComponent("p\(index).jpg"))
+        }
+        let list = cacheDirectory.appendingPathComponent("urls.txt")
+        let urls = (0..<5).map { nginx.url("/p\($0).jpg").absoluteString } + [nginx.url("/missing.jpg").absoluteString]
+        try ("# six URLs\n" + urls.joined(separator: "\n") + "\n").write(to: list, atomically: true, encoding: .utf8)
+        let result = try CommandRunner.run("imgcache", ["prefetch", list.path, "--size", "32x32", "--cache-dir", cacheDirectory.path])
+        XCTAssertEqual(result.status, 11, result.errors)
+        XCTAssertTrue(result.output.hasPrefix("prefetched 5 of 6: 5 downloaded, 0 revalidated, 0 already cached, 1 failed"), result.output)
+        XCTAssertTrue(result.output.contains("failed \(urls[5]): HTTP 404"), result.output)
+        let again = try CommandRunner.run(
+            "imgcache", ["prefetch", list.path, "--size", "32x32", "--cache-dir", cacheDirectory.path, "--json"])
+        let summary = try CommandRunner.json(again.output)
+        XCTAssertEqual(summary["cached"] as? Int, 5)
+        XCTAssertEqual(summary["failed"] as? Int, 1)
+        let verify = try CommandRunner.run("imgcache", ["cache", "verify", "--cache-dir", cacheDirectory.path])
+        XCTAssertEqual(verify.status, 0, verify.output + verify.errors)
+    }
+
+    func testFeedWidgetSkipsUnchangedPollsAndPreparesEveryDeviceSize() throws {
+        try TestImage.jpeg(width: 1500, height: 1000).write(to: nginx.root.appendingPathComponent("story.jpg"))
+        let feed = #"{"items": [{"title": "Story", "image": "\#(nginx.url("/story.jpg").absoluteString)"}]}"#
+        try Data(feed.utf8).write(to: nginx.root.appendingPathComponent("feed.json"))
+        let result = try CommandRunner.run("feed-widget", [
+            nginx.url("/feed.json").absoluteString, "--devices", "iPhone 16 Pro,iPhone SE (3rd generation)",
+            "--polls", "2", "--interval", "0.2", "--cache-dir", cacheDirectory.path,
+        ])
+        XCTAssertEqual(result.status, 0, result.errors)
+        XCTAssertTrue(result.output.contains("poll 1: feed changed (network), 1 items x 2 devices"), result.output)
+        XCTAssertTrue(result.output.contains("story.jpg on iPhone 16 Pro / 17 / 17 Pro: 1032x486 px"), result.output)
+        XCTAssertTrue(result.output.contains("poll 2: feed unchanged"), result.output)
+        XCTAssertEqual(try nginx.accessLog(count: 2).map(\.path), ["/feed.json", "/story.jpg"])
+    }
+}
