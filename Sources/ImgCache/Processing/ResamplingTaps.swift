@@ -48,25 +48,25 @@ struct ResamplingTaps {
     /// Reduces one straight-alpha RGBA8 row to `outputLength` premultiplied pixels: each output pixel
     /// is `(sum w x R x A, sum w x G x A, sum w x B x A, sum w x A)`.
     func reduce(row: UnsafePointer<UInt8>, into output: UnsafeMutablePointer<Float>) {
+        let pixels = UnsafeRawPointer(row)
+        let sums = UnsafeMutableRawPointer(output)
         firstInput.withUnsafeBufferPointer { firstInput in
             tapCount.withUnsafeBufferPointer { tapCount in
                 weightOffset.withUnsafeBufferPointer { weightOffset in
                     weights.withUnsafeBufferPointer { weights in
                         for column in 0..<outputLength {
-                            var red: Float = 0, green: Float = 0, blue: Float = 0, alpha: Float = 0
-                            var pixel = row + Int(firstInput[column]) * 4
+                            var sum = SIMD4<Float>()
+                            var offset = Int(firstInput[column]) * 4
                             var weight = weights.baseAddress! + Int(weightOffset[column])
                             for _ in 0..<Int(tapCount[column]) {
-                                let coverage = weight.pointee * Float(pixel[3])
-                                red += coverage * Float(pixel[0])
-                                green += coverage * Float(pixel[1])
-                                blue += coverage * Float(pixel[2])
-                                alpha += coverage
-                                pixel += 4
+                                var pixel = SIMD4<Float>(pixels.loadUnaligned(fromByteOffset: offset, as: SIMD4<UInt8>.self))
+                                let coverage = weight.pointee * pixel[3]
+                                pixel[3] = 1
+                                sum += pixel * coverage
+                                offset += 4
                                 weight += 1
                             }
-                            let out = output + column * 4
-                            out[0] = red; out[1] = green; out[2] = blue; out[3] = alpha
+                            sums.storeBytes(of: sum, toByteOffset: column * 16, as: SIMD4<Float>.self)
                         }
                     }
                 }
