@@ -4,23 +4,19 @@ import Glibc
 import Foundation
 import ImgCache
 
-/// `imgcache decode FILE --size WxH [--mode fit|fill|crop] [--max-frames N] [--budget 15MB] [-o OUT]`
+/// `imgcache decode FILE --size WxH | --device NAME --widget FAMILY [options] [-o OUT]`
 enum DecodeCommand: Command {
     static let name = "decode"
-    static let summary = "decode a local image to a target pixel size and write it out"
+    static let summary = "decode a local image to a target size and write it out (no cache)"
     static let help = """
         Usage: imgcache decode FILE --size WxH [options]
 
         Decodes FILE (JPEG, PNG or GIF, told apart by its bytes), downsampling while decoding to
         the target size, and writes the result. Prints the output path and what it holds.
+        A target is required: --size, or --device with --widget.
 
         Options:
-          --size WxH          target size in pixels (required)
-          --mode MODE         fit (default): inside WxH; fill: covers WxH; crop: exactly WxH, centred
-          --upscale           allow scaling a smaller source up (default: never upscale)
-          --max-frames N      most frames kept from an animation (default 50)
-          --budget BYTES      memory the kept frames may take, e.g. 15MB (default 15MB; 1 MB = 2^20 B);
-                              frames kept = min(max frames, budget / (width x height x 4)), at least 1
+        \(TargetArguments.help)
           --quality Q         JPEG quality 1-100 (default 85)
           -o, --output OUT    output file; its extension picks the format (.png, .jpg, .gif).
                               Default: <name>.<W>x<H>.<ext> in the current folder, GIF for GIF input
@@ -29,14 +25,17 @@ enum DecodeCommand: Command {
         """
 
     static func run(_ arguments: inout ArgumentList) throws {
-        var options = try decodingOptions(&arguments)
+        let target = try TargetArguments.parse(&arguments, cacheDirectory: false)
+        guard target.target != nil else { throw UsageError("--size WxH (or --device with --widget) is required") }
+        var options = try target.decodingOptions()
+        options.acceptsTruncatedData = arguments.flag("--accept-truncated")
         let quality = try arguments.value("--quality", expected: "a number from 1 to 100") { Int($0) }
             ?? JPEGEncoder.defaultQuality
         let outputPath = try arguments.value("-o", "--output")
         let input = try arguments.positionals(1, usage: "imgcache decode FILE --size WxH")[0]
         let source = ImageSource.file(path: input)
 
-        let requestedFormat = try outputPath.map(formatForOutput)
+        let requestedFormat = try outputPath.map { try FetchCommand.outputFormat(forPath: $0, quality: quality).format }
         let outputFormat = try requestedFormat ?? (source.sniffFormat() == .gif ? .gif : .png)
         if outputFormat != .gif { options.maxFrames = 1 }
         let writer = OutputWriter(format: outputFormat, jpegQuality: quality)
@@ -49,33 +48,6 @@ enum DecodeCommand: Command {
         let frames = result.frameCount == 1 ? "1 frame" : "\(result.frameCount) frames"
         print("\(path): \(result.size) \(outputFormat.rawValue.uppercased()), \(frames), \(result.data.count) bytes"
             + " (source \(info.format.rawValue.uppercased()) \(info.sourceSize)\(info.isTruncated ? ", truncated" : ""))")
-    }
-
-    /// Reads the options every decoding verb shares.
-    static func decodingOptions(_ arguments: inout ArgumentList) throws -> DecodingOptions {
-        var options = DecodingOptions()
-        guard let size = try arguments.value("--size", expected: "WxH in pixels, e.g. 510x510", parse: PixelSize.init(parsing:))
-        else { throw UsageError("--size WxH is required") }
-        options.targetSize = size
-        options.contentMode = try arguments.value("--mode", expected: "fit, fill or crop") { ContentMode(rawValue: $0) }
-            ?? options.contentMode
-        options.maxFrames = try arguments.value("--max-frames", expected: "a whole number of at least 1") {
-            Int($0).flatMap { $0 >= 1 ? $0 : nil }
-        } ?? options.maxFrames
-        options.frameBudgetBytes = try arguments.value("--budget", expected: "a byte count such as 15MB", parse: parseByteCount)
-            ?? options.frameBudgetBytes
-        options.allowsUpscaling = arguments.flag("--upscale")
-        options.acceptsTruncatedData = arguments.flag("--accept-truncated")
-        return options
-    }
-
-    private static func formatForOutput(_ path: String) throws -> ImageFormat {
-        switch URL(fileURLWithPath: path).pathExtension.lowercased() {
-        case "png": return .png
-        case "jpg", "jpeg": return .jpeg
-        case "gif": return .gif
-        default: throw UsageError("cannot tell the output format of '\(path)'; use .png, .jpg or .gif")
-        }
     }
 
     private static func defaultOutputPath(input: String, size: PixelSize, format: ImageFormat) -> String {

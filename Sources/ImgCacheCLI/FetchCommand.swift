@@ -14,7 +14,8 @@ enum FetchCommand: Command {
         downloads nothing).
 
         Options:
-        \(FetchArguments.help)
+        \(TargetArguments.help)
+        \(TargetArguments.cacheHelp)
           --json              print a JSON object: path, pixel and point size, scale, frames, format,
                               bytes, cache outcome (memory, disk, revalidated, network) and timings
           --quality Q         JPEG quality 1-100 when -o names a .jpg (default 85)
@@ -23,13 +24,13 @@ enum FetchCommand: Command {
         """
 
     static func run(_ arguments: inout ArgumentList) throws {
-        let fetch = try FetchArguments.parse(&arguments)
+        let fetch = try TargetArguments.parse(&arguments, cacheDirectory: true)
         let json = arguments.flag("--json")
         let quality = try arguments.value("--quality", expected: "a number from 1 to 100") { Int($0) }
             ?? JPEGEncoder.defaultQuality
         let output = try arguments.value("-o", "--output")
         let source = try arguments.positionals(1, usage: "imgcache fetch URL|PATH [options]")[0]
-        let format = try output.map { try outputFormat(forPath: $0, quality: quality) } ?? .automatic
+        let format = try output.map { try outputFormat(forPath: $0, quality: quality).request } ?? .automatic
         let request = try fetch.request(for: source, format: format)
         let pipeline = try fetch.pipeline()
         let response = try runBlocking { try await pipeline.image(for: request) }
@@ -42,12 +43,14 @@ enum FetchCommand: Command {
         }
     }
 
-    /// The output format `path`'s extension names.
-    static func outputFormat(forPath path: String, quality: Int) throws -> ImageRequest.OutputFormat {
+    /// The output format `path`'s extension names, as a format and as a request's output format.
+    static func outputFormat(forPath path: String, quality: Int) throws
+        -> (format: ImageFormat, request: ImageRequest.OutputFormat)
+    {
         switch URL(fileURLWithPath: path).pathExtension.lowercased() {
-        case "png": return .png
-        case "jpg", "jpeg": return .jpeg(quality: quality)
-        case "gif": return .gif
+        case "png": return (.png, .png)
+        case "jpg", "jpeg": return (.jpeg, .jpeg(quality: quality))
+        case "gif": return (.gif, .gif)
         default: throw UsageError("cannot tell the output format of '\(path)'; use .png, .jpg or .gif")
         }
     }

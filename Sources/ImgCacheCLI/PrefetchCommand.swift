@@ -19,12 +19,13 @@ enum PrefetchCommand: Command {
         Exits 11 when any URL failed.
 
         Options:
-        \(FetchArguments.help)
+        \(TargetArguments.help)
+        \(TargetArguments.cacheHelp)
           --json              print the summary as JSON (every URL with its path or error)
         """
 
     static func run(_ arguments: inout ArgumentList) throws {
-        let fetch = try FetchArguments.parse(&arguments)
+        let fetch = try TargetArguments.parse(&arguments, cacheDirectory: true)
         let json = arguments.flag("--json")
         let words = try arguments.positionals(arguments.isEmpty ? 0 : 1, usage: "imgcache prefetch [FILE|-] [options]")
         let sources = try readSources(words.first ?? "-")

@@ -50,7 +50,7 @@ final class DecodeCommandTests: XCTestCase {
             (["decode", text.path, "--size", "10x10"], 3, "unsupported format"),
             (["decode", truncated.path, "--size", "10x10", "-o", "x.png"], 4, "truncated"),
             (["decode", folder.appendingPathComponent("missing.png").path, "--size", "10x10"], 6, "no such file"),
-            (["decode", text.path], 2, "--size WxH is required"),
+            (["decode", text.path], 2, "--size WxH (or --device with --widget) is required"),
             (["decode", text.path, "--size", "ten"], 2, "--size expects"),
             (["decode", text.path, "--size", "10x10", "--bogus"], 2, "unknown option --bogus"),
             (["decode", text.path, "--size", "10x10", "-o", "out.bmp"], 2, "output format"),
@@ -92,6 +92,17 @@ final class DecodeCommandTests: XCTestCase {
             XCTAssertEqual(written.size, PixelSize(width: 120, height: 120))
             XCTAssertEqual(written.loopCount, 0)
         }
+    }
+
+    func testDecodeTakesAWidgetTargetToo() throws {
+        let folder = try CLIRunner.temporaryFolder()
+        let output = folder.appendingPathComponent("widget.png").path
+        let result = try CLIRunner.run([
+            "decode", CLIRunner.media.appendingPathComponent("harbour.jpg").path, "--device", "iPhone SE (3rd generation)",
+            "--widget", "small", "-o", output,
+        ])
+        XCTAssertEqual(result.status, 0, result.errors)
+        XCTAssertEqual(try ImageDecoder.inspect(.file(path: output)).size, PixelSize(width: 296, height: 296))
     }
 
     func testHelpAndVersion() throws {

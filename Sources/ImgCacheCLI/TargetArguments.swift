@@ -1,9 +1,9 @@
 import Foundation
 import ImgCache
 
-/// The options `fetch` and `prefetch` share: the target, how to fit it, which frames to keep, and
-/// the cache folder.
-struct FetchArguments {
+/// The options `decode`, `fetch` and `prefetch` share: the target, how to fit it, which frames to
+/// keep and, for the verbs that use it, the cache folder.
+struct TargetArguments {
     static let help = """
           --device NAME       a device from 'imgcache devices', with --widget: the widget's pixel size
           --widget FAMILY     small, medium, large, extra-large (iPad) or accessory-circular,
@@ -14,7 +14,11 @@ struct FetchArguments {
                               pixels), fit otherwise
           --upscale           allow scaling a smaller source up (default: never)
           --max-frames N      most frames kept from an animation (default 50)
-          --budget BYTES      memory the kept frames may take, e.g. 15MB (default 15MB; 1 MB = 2^20 B)
+          --budget BYTES      memory the kept frames may take, e.g. 15MB (default 15MB; 1 MB = 2^20 B);
+                              frames kept = min(max frames, budget / (width x height x 4)), at least 1
+        """
+
+    static let cacheHelp = """
           --cache-dir DIR     the cache folder (default $IMGCACHE_DIR, else $XDG_CACHE_HOME/imgcache,
                               else ~/.cache/imgcache)
         """
@@ -26,8 +30,9 @@ struct FetchArguments {
     var budget: Int?
     var cacheDirectory: String?
 
-    static func parse(_ arguments: inout ArgumentList) throws -> FetchArguments {
-        var result = FetchArguments()
+    /// Reads the target options, and `--cache-dir` when `cacheDirectory` is true.
+    static func parse(_ arguments: inout ArgumentList, cacheDirectory: Bool) throws -> TargetArguments {
+        var result = TargetArguments()
         let device = try arguments.value("--device")
         let widget = try arguments.value("--widget", expected: "small, medium, large, extra-large or accessory-*") {
             WidgetFamily(rawValue: $0)
@@ -56,8 +61,17 @@ struct FetchArguments {
             Int($0).flatMap { $0 >= 1 ? $0 : nil }
         }
         result.budget = try arguments.value("--budget", expected: "a byte count such as 15MB", parse: parseByteCount)
-        result.cacheDirectory = try arguments.value("--cache-dir")
+        if cacheDirectory { result.cacheDirectory = try arguments.value("--cache-dir") }
         return result
+    }
+
+    /// Decoding options for the target in pixels (nil when no target was given).
+    func decodingOptions() throws -> DecodingOptions {
+        var options = DecodingOptions(
+            targetSize: try target?.resolve().pixels, contentMode: mode, allowsUpscaling: upscale)
+        if let maxFrames { options.maxFrames = maxFrames }
+        if let budget { options.frameBudgetBytes = budget }
+        return options
     }
 
     /// The request for `source`: a URL, or a local path (read as a file URL).
