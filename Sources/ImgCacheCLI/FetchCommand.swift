@@ -37,7 +37,7 @@ enum FetchCommand: Command {
         if let output { try DecodeCommand.write(try response.encodedData(), to: output) }
         let path = output ?? response.fileURL?.path ?? "(not stored: the server sent no-store)"
         if json {
-            print(try FetchReport(path: path, response: response).json())
+            print(try FetchReport(path: path, response: response.summary).json())
         } else {
             print(path)
         }

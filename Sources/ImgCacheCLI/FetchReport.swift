@@ -4,7 +4,7 @@ import ImgCache
 /// The `--json` form of a fetched image.
 struct FetchReport {
     let path: String
-    let response: ImageResponse
+    let response: ImageSummary
 
     func object() -> [String: Any] {
         var object: [String: Any] = [
@@ -13,7 +13,7 @@ struct FetchReport {
             "pixels": ["width": response.pixelSize.width, "height": response.pixelSize.height],
             "points": ["width": response.pointSize.width, "height": response.pointSize.height],
             "scale": response.scale,
-            "frames": response.image.frames.count,
+            "frames": response.frameCount,
             "format": response.format.rawValue,
             "bytes": response.byteCount,
             "cache": response.cacheOutcome.rawValue,

@@ -4,7 +4,7 @@ import ImgCache
 /// What a prefetch did, URL by URL, and its totals.
 struct PrefetchSummary {
     let sources: [String]
-    let results: [Result<ImageResponse, any Error>]
+    let results: [Result<ImageSummary, any Error>]
 
     var failureCount: Int { results.filter { if case .failure = $0 { true } else { false } }.count }
 

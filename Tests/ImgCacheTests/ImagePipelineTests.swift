@@ -193,6 +193,29 @@ final class ImagePipelineTests: XCTestCase {
         XCTAssertEqual(revalidated.data, Data("[1,2]".utf8))
     }
 
+    func testPrefetchReturnsSummariesInRequestOrderAndReportsFailures() async throws {
+        let loader = CountingLoader()
+        let urls = (0..<12).map { URL(string: "https://example.test/\($0).png")! }
+        for (index, url) in urls.enumerated() where index != 5 {
+            loader.serve(url, .init(data: try photo(width: 40 + index, height: 30, seed: UInt64(index))))
+        }
+        let progress = CountingProgress()
+        let results = try await pipeline(loader).prefetch(urls.map { ImageRequest(url: $0) }) { done, _ in progress.note(done) }
+        XCTAssertEqual(results.count, 12)
+        for (index, result) in results.enumerated() {
+            switch result {
+            case .success(let summary):
+                XCTAssertEqual(summary.request.url, urls[index])
+                XCTAssertEqual(summary.pixelSize, PixelSize(width: 40 + index, height: 30))
+                XCTAssertEqual(summary.cacheOutcome, .network)
+            case .failure(let error):
+                XCTAssertEqual(index, 5)
+                XCTAssertEqual(error as? ImgCacheError, .httpStatus(code: 404, url: urls[5].absoluteString))
+            }
+        }
+        XCTAssertEqual(progress.values, Array(1...12))
+    }
+
     func testUnsupportedSchemesAreRefused() async throws {
         let pipeline = try pipeline(CountingLoader())
         do {
@@ -202,4 +225,12 @@ final class ImagePipelineTests: XCTestCase {
             XCTAssertEqual(error, .invalidURL("ftp://example.test/a.png"))
         }
     }
+}
+
+/// Records the progress counts a prefetch reports.
+private final class CountingProgress: @unchecked Sendable {
+    private let lock = NSLock()
+    private var seen: [Int] = []
+    func note(_ value: Int) { lock.withLock { seen.append(value) } }
+    var values: [Int] { lock.withLock { seen.sorted() } }
 }

@@ -38,27 +38,40 @@ public final class ImagePipeline: Sendable {
         return response.served(for: request, outcome: response.cacheOutcome, total: Self.seconds(since: start))
     }
 
-    /// Loads `requests` concurrently (within the pipeline's limits) so that later `image(for:)` calls
-    /// hit the cache, calling `progress` after each with the number done and its outcome. Returns
-    /// the outcomes in the order of `requests`.
+    /// Prepares `requests` concurrently (within the pipeline's limits) so that later `image(for:)`
+    /// calls hit the cache, calling `progress` after each with the number done and its outcome.
+    /// Returns each request's summary (not its pixels, so memory stays bounded however long the
+    /// list), in the order of `requests`.
     public func prefetch(
-        _ requests: [ImageRequest], progress: @escaping @Sendable (Int, Result<ImageResponse, any Error>) -> Void = { _, _ in }
-    ) async -> [Result<ImageResponse, any Error>] {
-        await withTaskGroup(of: (Int, Result<ImageResponse, any Error>).self) { group in
+        _ requests: [ImageRequest],
+        progress: @escaping @Sendable (Int, Result<ImageSummary, any Error>) -> Void = { _, _ in }
+    ) async -> [Result<ImageSummary, any Error>] {
+        await withTaskGroup(of: Prefetched.self) { group in
             for (index, request) in requests.enumerated() {
                 group.addTask {
-                    do { return (index, .success(try await self.image(for: request))) } catch { return (index, .failure(error)) }
+                    do {
+                        return Prefetched(index: index, result: .success(try await self.image(for: request).summary))
+                    } catch {
+                        return Prefetched(index: index, result: .failure(error))
+                    }
                 }
             }
-            var results = [Result<ImageResponse, any Error>?](repeating: nil, count: requests.count)
+            var results = [Result<ImageSummary, any Error>?](repeating: nil, count: requests.count)
             var done = 0
-            for await (index, result) in group {
-                results[index] = result
+            for await item in group {
+                results[item.index] = item.result
                 done += 1
-                progress(done, result)
+                progress(done, item.result)
             }
             return results.map { $0! }
         }
+    }
+
+    /// One prefetch result and its request's place in the list. (A struct, not an `(Int, Result)`
+    /// tuple: Swift 6.3.1 at -O loses the tuple's Int when a task-group child returns it.)
+    private struct Prefetched: Sendable {
+        let index: Int
+        let result: Result<ImageSummary, any Error>
     }
 
     static func seconds(since start: DispatchTime) -> Double {

@@ -59,6 +59,33 @@ public struct ImageResponse: Sendable {
     }
 
     /// Size in points: pixels / scale.
+    public var pointSize: PointSize { summary.pointSize }
+
+    /// Everything about the response but its pixels.
+    public var summary: ImageSummary {
+        ImageSummary(
+            request: request, pixelSize: pixelSize, frameCount: image.frames.count, scale: scale, format: format,
+            byteCount: byteCount, fileURL: fileURL, source: source, cacheOutcome: cacheOutcome, timings: timings)
+    }
+}
+
+/// What a prepared image is and where it came from, without its pixels: what `prefetch` returns,
+/// so that preparing many images never holds them all in memory.
+public struct ImageSummary: Sendable {
+    public let request: ImageRequest
+    public let pixelSize: PixelSize
+    /// Frames kept.
+    public let frameCount: Int
+    public let scale: Double
+    public let format: ImageFormat
+    public let byteCount: Int
+    /// The variant's file in the disk cache; nil when the server forbade storing (no-store).
+    public let fileURL: URL?
+    public let source: (format: ImageFormat, size: PixelSize)?
+    public let cacheOutcome: CacheOutcome
+    public let timings: ImageTimings
+
+    /// Size in points: pixels / scale.
     public var pointSize: PointSize {
         PointSize(width: Double(pixelSize.width) / scale, height: Double(pixelSize.height) / scale)
     }
