@@ -44,6 +44,11 @@ if let childName = option("--child") {
     exit(0)
 }
 
+/// Milliseconds with three decimals below 10 ms (the per-key scenarios take well under one).
+func milliseconds(_ value: Double) -> String {
+    String(format: value < 10 ? "%.3f" : "%.1f", value)
+}
+
 let filters = arguments.enumerated().filter { index, word in
     !word.hasPrefix("--") && (index == 0 || !arguments[index - 1].hasPrefix("--"))
 }.map(\.element)
@@ -73,6 +78,6 @@ for scenario in selected {
         failed = true
         continue
     }
-    print(String(format: "| %@ | %.1f | %.1f | %.1f |", scenario.name, fields[0], fields[1], fields[2] / 1024))
+    print("| \(scenario.name) | \(milliseconds(fields[0])) | \(milliseconds(fields[1])) | \(String(format: "%.1f", fields[2] / 1024)) |")
 }
 exit(failed ? 1 : 0)
