@@ -54,7 +54,14 @@ let filters = arguments.enumerated().filter { index, word in
 }.map(\.element)
 let selected = Scenario.all.filter { scenario in filters.isEmpty || filters.contains { scenario.name.contains($0) } }
 
-print("corpus: \(corpus), \(runs) runs each after a warm-up\n")
+/// The 1-, 5- and 15-minute load averages, from /proc/loadavg.
+func loadAverage() -> String {
+    let text = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "? ? ?"
+    return text.split(separator: " ").prefix(3).joined(separator: " ")
+}
+
+print("corpus: \(corpus), \(runs) runs each after a warm-up")
+print("machine: \(ProcessInfo.processInfo.activeProcessorCount) cores, load average (1, 5, 15 min) \(loadAverage()) before\n")
 print("| scenario | median ms | p95 ms | peak RSS MB |")
 print("|---|---:|---:|---:|")
 var failed = false
@@ -80,4 +87,5 @@ for scenario in selected {
     }
     print("| \(scenario.name) | \(milliseconds(fields[0])) | \(milliseconds(fields[1])) | \(String(format: "%.1f", fields[2] / 1024)) |")
 }
+print("\nload average (1, 5, 15 min) after: \(loadAverage())")
 exit(failed ? 1 : 0)
