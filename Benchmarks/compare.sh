@@ -282,7 +282,7 @@ echo
 echo "- date: $started (UTC)"
 echo "- machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), $(nproc) cores, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo), $(uname -sr)"
 echo "- load average (1, 5, 15 min): $load_before before, $load_after after"
-echo "- imgcache: $(first_line "$imgcache" --version) (commit $(git -C "$root" describe --always --dirty 2>/dev/null || echo unknown))"
+echo "- imgcache: $(first_line "$imgcache" --version), $imgcache (checkout at commit $(git -C "$root" describe --always --dirty 2>/dev/null || echo unknown))"
 echo "- peers: libvips $(first_line vipsthumbnail --vips-version | sed 's/^libvips //'), $(first_line "$convert" -version | sed 's/^Version: //; s/ https.*//'), $(first_line gifsicle --version | sed 's/^LCDF //'), $(first_line djpeg -version | sed 's/ (build.*//'), Pillow $("$python" -c 'import PIL; print(PIL.__version__)') on Python $("$python" -c 'import platform; print(platform.python_version())')"
 echo "- method: per case, 1 warm-up + $runs measured runs of each tool, taking turns (round-robin); medians of wall time (shell clock, process start to exit) and peak RSS (/usr/bin/time -v); CPU = user + system; ratio = tool / imgcache (above 1: imgcache is faster or smaller)"
 echo "- corpus: $bench_dir (Benchmarks/make-corpus.py)"

@@ -191,7 +191,7 @@ echo
 echo "- date: $started (UTC)"
 echo "- machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), $(nproc --all) cores, $(uname -sr)"
 echo "- load average (1, 5, 15 min): $load_before before, $load_after after"
-echo "- imgcache: $("$imgcache" --version 2>/dev/null | head -n 1) (commit $(git -C "$root" describe --always --dirty 2>/dev/null || echo unknown)); $("$nginx" -v 2>&1 | sed 's/^nginx version: //') on 127.0.0.1, one worker, not pinned"
+echo "- imgcache: $("$imgcache" --version 2>/dev/null | head -n 1), $imgcache (checkout at commit $(git -C "$root" describe --always --dirty 2>/dev/null || echo unknown)); $("$nginx" -v 2>&1 | sed 's/^nginx version: //') on 127.0.0.1, one worker, not pinned"
 echo "- work: \`imgcache prefetch urls.txt ${target[*]:0:1} \"${target[1]}\" ${target[*]:2} --cache-dir EMPTY\` ($count distinct 1200x800 JPEGs, $(du -sm "$set_dir" | cut -f1) MB, from $set_dir; each becomes a 510x510 PNG variant)"
 echo "- method: 1 warm-up on both cores, then $runs rounds of each, alternating which goes first; medians; CPU = user + system of imgcache; nginx CPU = what nginx used during the run"
 echo
