@@ -196,7 +196,7 @@ run_once() {
   "$gnu_time" -v -o "$work/time.txt" "${cmd[@]}" >"$work/stdout" 2>"$work/stderr" || status=$?
   t1=$EPOCHREALTIME
   if [ "$status" != 0 ]; then
-    failure[$key]="exit $status: $(grep -v '^$' "$work/stderr" | head -n 1 | cut -c 1-80)"
+    failure[$key]="exit $status: $(sed -n '/./{p;q}' "$work/stderr" | cut -c 1-80)"
     return
   fi
   if [ ! -s "$out" ]; then
