@@ -29,8 +29,9 @@ APT_PACKAGES := libgif-dev libpng-dev libjpeg-dev libsqlite3-dev libssl-dev pkg-
 IMGCACHE_BIN ?= .build/release/imgcache
 DEMO_SIZE ?= 1014x474
 BENCH_FLAGS ?=
+PREFETCH_FLAGS ?=
 
-.PHONY: all help setup build release test demo bench-corpus bench-memory clean
+.PHONY: all help setup build release test demo bench bench-prefetch bench-compare bench-corpus bench-memory clean
 
 all: build
 
@@ -40,6 +41,9 @@ help:
 	@echo "make release       release build (.build/release/imgcache)"
 	@echo "make test          setup, build the tests, run them (conformance tests read \$$IMGCACHE_CORPUS or ../shared/corpus)"
 	@echo "make demo          setup, release build, decode Samples/media/harbour.jpg and spinner.gif to $(DEMO_SIZE) into out/"
+	@echo "make bench         setup, release build, corpus, imgcache-bench (options: BENCH_FLAGS=\"--runs 5 gif\"), then bench-prefetch"
+	@echo "make bench-prefetch  prefetch of 1,000 images from a local nginx on one core and on two (Benchmarks/prefetch.sh; PREFETCH_FLAGS=--runs 5)"
+	@echo "make bench-compare setup, release build, imgcache against vipsthumbnail, ImageMagick, Pillow, gifsicle, djpeg (Benchmarks/compare.sh; BENCH_FLAGS=--runs 9)"
 	@echo "make bench-corpus  write the benchmark corpus to \$$IMGCACHE_BENCH_DIR (default \$${TMPDIR:-/tmp}/imgcache-bench)"
 	@echo "make bench-memory  peak-RSS benchmark (Benchmarks/memory.sh; pass options as BENCH_FLAGS=--report-only)"
 	@echo "make clean         remove .build and out"
@@ -99,6 +103,17 @@ bench-corpus: setup
 
 bench-memory: setup
 	Benchmarks/memory.sh $(BENCH_FLAGS)
+
+# Benchmark runs keep everything they write outside the repository (the corpus folder and TMPDIR).
+bench: bench-corpus release
+	.build/release/imgcache-bench $(BENCH_FLAGS)
+	Benchmarks/prefetch.sh --no-build $(PREFETCH_FLAGS)
+
+bench-prefetch: setup release
+	Benchmarks/prefetch.sh --no-build $(PREFETCH_FLAGS)
+
+bench-compare: setup release
+	Benchmarks/compare.sh --no-build $(BENCH_FLAGS)
 
 clean:
 	rm -rf .build out

@@ -44,12 +44,24 @@ if let childName = option("--child") {
     exit(0)
 }
 
+/// Milliseconds with three decimals below 10 ms (the per-key scenarios take well under one).
+func milliseconds(_ value: Double) -> String {
+    String(format: value < 10 ? "%.3f" : "%.1f", value)
+}
+
 let filters = arguments.enumerated().filter { index, word in
     !word.hasPrefix("--") && (index == 0 || !arguments[index - 1].hasPrefix("--"))
 }.map(\.element)
 let selected = Scenario.all.filter { scenario in filters.isEmpty || filters.contains { scenario.name.contains($0) } }
 
-print("corpus: \(corpus), \(runs) runs each after a warm-up\n")
+/// The 1-, 5- and 15-minute load averages, from /proc/loadavg.
+func loadAverage() -> String {
+    let text = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "? ? ?"
+    return text.split(separator: " ").prefix(3).joined(separator: " ")
+}
+
+print("corpus: \(corpus), \(runs) runs each after a warm-up")
+print("machine: \(ProcessInfo.processInfo.activeProcessorCount) cores, load average (1, 5, 15 min) \(loadAverage()) before\n")
 print("| scenario | median ms | p95 ms | peak RSS MB |")
 print("|---|---:|---:|---:|")
 var failed = false
@@ -73,6 +85,7 @@ for scenario in selected {
         failed = true
         continue
     }
-    print(String(format: "| %@ | %.1f | %.1f | %.1f |", scenario.name, fields[0], fields[1], fields[2] / 1024))
+    print("| \(scenario.name) | \(milliseconds(fields[0])) | \(milliseconds(fields[1])) | \(String(format: "%.1f", fields[2] / 1024)) |")
 }
+print("\nload average (1, 5, 15 min) after: \(loadAverage())")
 exit(failed ? 1 : 0)
