@@ -87,6 +87,7 @@ release:
 test: setup
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
+	bash Tests/release-smoke.sh
 
 demo: setup release
 	@for f in Samples/media/harbour.jpg Samples/media/spinner.gif; do \

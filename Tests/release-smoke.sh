@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Runs the release build of imgcache on the sample media: the optimiser can break what the debug
+# build (which `swift test` uses) gets right, so the main paths are run once more at -O.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+swift build -c release --product imgcache
+bin=.build/release/imgcache
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+fail() { echo "release-smoke: $*" >&2; exit 1; }
+
+"$bin" decode Samples/media/harbour.jpg --size 1014x474 -o "$work/harbour.png" | grep -q "711x474 PNG" \
+  || fail "decode of harbour.jpg did not give 711x474"
+"$bin" decode Samples/media/spinner.gif --size 120x120 --max-frames 8 -o "$work/spinner.gif" | grep -q "120x120 GIF, 8 frames" \
+  || fail "decode of spinner.gif did not keep 8 frames"
+printf '%s\n' "$PWD/Samples/media/harbour.jpg" "$PWD/Samples/media/badge.png" "$PWD/Samples/media/spinner.gif" \
+  "$PWD/Samples/media/missing.png" > "$work/urls.txt"
+set +e
+summary=$("$bin" prefetch "$work/urls.txt" --device "iPhone 16 Pro" --widget small --cache-dir "$work/cache")
+status=$?
+set -e
+[ "$status" = 11 ] || fail "prefetch exited $status, expected 11 (one missing file)"
+grep -q "^prefetched 3 of 4: 3 downloaded" <<<"$summary" || fail "prefetch summary: $summary"
+"$bin" fetch Samples/media/harbour.jpg --device "iPhone 16 Pro" --widget small --cache-dir "$work/cache" --json \
+  | grep -q '"cache":"disk"' || fail "a second fetch was not a cache hit"
+"$bin" cache verify --cache-dir "$work/cache" >/dev/null || fail "cache verify found inconsistencies"
+echo "release-smoke: decode, prefetch, fetch and cache verify pass in the release build"
