@@ -94,11 +94,16 @@ struct StreamingResampler {
     }
 
     private mutating func accumulate(weight: Double) {
-        let w = Float(weight)
+        let w = SIMD4<Float>(repeating: Float(weight))
+        let width = outputSize.width
         accumulatedWeight += weight
-        horizontalRow.withUnsafeBufferPointer { reduced in
-            accumulator.withUnsafeMutableBufferPointer { sum in
-                for index in 0..<sum.count { sum[index] += w * reduced[index] }
+        horizontalRow.withUnsafeBytes { reduced in
+            accumulator.withUnsafeMutableBytes { sum in
+                for offset in stride(from: 0, to: width * 16, by: 16) {
+                    let total = sum.loadUnaligned(fromByteOffset: offset, as: SIMD4<Float>.self)
+                        + w * reduced.loadUnaligned(fromByteOffset: offset, as: SIMD4<Float>.self)
+                    sum.storeBytes(of: total, toByteOffset: offset, as: SIMD4<Float>.self)
+                }
             }
         }
     }
@@ -108,34 +113,32 @@ struct StreamingResampler {
         let width = outputSize.width
         let alphaScale = accumulatedWeight > 0 ? Float(1 / accumulatedWeight) : 0
         let rowOffset = nextOutputRow * width * 4
-        accumulator.withUnsafeMutableBufferPointer { sum in
-            output.pixels.withUnsafeMutableBufferPointer { pixels in
-                let out = pixels.baseAddress! + rowOffset
+        accumulator.withUnsafeMutableBytes { sum in
+            output.pixels.withUnsafeMutableBytes { pixels in
                 for x in 0..<width {
-                    let i = x * 4
-                    let alpha = sum[i + 3]
+                    let premultiplied = sum.loadUnaligned(fromByteOffset: x * 16, as: SIMD4<Float>.self)
+                    let alpha = premultiplied[3]
+                    var straight = SIMD4<Float>()
                     if alpha > 0 {
-                        let unpremultiply = 1 / alpha
-                        out[i] = Self.clampedByte(sum[i] * unpremultiply)
-                        out[i + 1] = Self.clampedByte(sum[i + 1] * unpremultiply)
-                        out[i + 2] = Self.clampedByte(sum[i + 2] * unpremultiply)
-                        out[i + 3] = Self.clampedByte(alpha * alphaScale)
-                    } else {
-                        out[i] = 0; out[i + 1] = 0; out[i + 2] = 0; out[i + 3] = 0
+                        straight = premultiplied * (1 / alpha)
+                        straight[3] = alpha * alphaScale
                     }
-                    sum[i] = 0; sum[i + 1] = 0; sum[i + 2] = 0; sum[i + 3] = 0
+                    // Lane by lane: SIMD4's generic Float-to-integer initialisers are slow.
+                    let packed = Self.byte(straight[0]) | Self.byte(straight[1]) << 8
+                        | Self.byte(straight[2]) << 16 | Self.byte(straight[3]) << 24
+                    pixels.storeBytes(of: packed.littleEndian, toByteOffset: rowOffset + x * 4, as: UInt32.self)
                 }
+                sum.initializeMemory(as: Float.self, repeating: 0)
             }
         }
         accumulatedWeight = 0
         nextOutputRow += 1
     }
 
+    /// `value` clamped to 0...255 and rounded to the nearest whole number, as a UInt32. Adding
+    /// 1.5 x 2^23 leaves the rounded value in the low mantissa bits: no conversion check needed.
     @inline(__always)
-    static func clampedByte(_ value: Float) -> UInt8 {
-        let rounded = value + 0.5
-        if rounded <= 0 { return 0 }
-        if rounded >= 255 { return 255 }
-        return UInt8(rounded)
+    private static func byte(_ value: Float) -> UInt32 {
+        (min(max(value, 0), 255) + 12_582_912).bitPattern & 0xFF
     }
 }
