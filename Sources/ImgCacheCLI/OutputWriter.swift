@@ -1,13 +1,14 @@
 import Foundation
 import ImgCache
 
-/// Encodes decoded frames in the output format as they arrive: a GIF is written frame by frame
-/// (a frame is dropped once encoded); a still keeps its one frame until `finish`.
+/// Encodes decoded frames in the output format as they arrive: a GIF is written frame by frame on a
+/// second core while decoding goes on (a frame is dropped once encoded); a still keeps its one
+/// frame until `finish`.
 final class OutputWriter {
     let format: ImageFormat
     private let jpegQuality: Int
     private var still: Bitmap?
-    private var gifEncoder: GIFEncoder?
+    private var gifEncoder: BackgroundGIFEncoder?
     private var size: PixelSize?
     private var frameCount = 0
 
@@ -20,7 +21,7 @@ final class OutputWriter {
         frameCount += 1
         if size == nil { size = frame.bitmap.size }
         if format == .gif {
-            if gifEncoder == nil { gifEncoder = try GIFEncoder(size: frame.bitmap.size, loopCount: info.loopCount) }
+            if gifEncoder == nil { gifEncoder = try BackgroundGIFEncoder(size: frame.bitmap.size, loopCount: info.loopCount) }
             try gifEncoder?.add(frame)
         } else if still == nil {
             still = frame.bitmap
