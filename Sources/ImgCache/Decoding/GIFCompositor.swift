@@ -73,7 +73,7 @@ struct GIFCompositor {
     }
 
     /// Pushes the canvas rows, top to bottom, into `resampler` until it has what it needs.
-    func render(into resampler: inout StreamingResampler) {
+    func render(into resampler: RowResampler) {
         pixels.withUnsafeBufferPointer { canvas in
             for y in 0..<size.height where !resampler.isComplete {
                 resampler.push(row: canvas.baseAddress! + y * size.width * 4)

@@ -37,8 +37,8 @@ enum GIFDecoder {
         var delivered = 0
         var rowsInProgress = 0
         func deliverFrame() throws {
-            var resampler = StreamingResampler(inputSize: canvas, geometry: geometry)
-            compositor.render(into: &resampler)
+            let resampler = RowResampler(inputSize: canvas, geometry: geometry)
+            compositor.render(into: resampler)
             try onFrame(ImageFrame(bitmap: resampler.finish(), delayCentiseconds: control.delayCentiseconds), info)
             delivered += 1
         }

@@ -63,7 +63,7 @@ enum JPEGDecoder {
         try reader.start()
         // A progressive file is read whole by `start`: refuse a truncated one before any row.
         try checkComplete(reader, options: options, info: &info)
-        var resampler = StreamingResampler(inputSize: decoded, geometry: geometry)
+        let resampler = RowResampler(inputSize: decoded, geometry: geometry)
         let rowBytes = decoded.width * 4
         var rows = [UInt8](repeating: 0, count: rowBytes * reader.rowsPerRead)
         try rows.withUnsafeMutableBufferPointer { rows in

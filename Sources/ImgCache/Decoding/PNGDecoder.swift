@@ -29,7 +29,7 @@ enum PNGDecoder {
         let stored = PixelSize(width: Int(header.width), height: Int(header.height))
         try options.limits.check(width: stored.width, height: stored.height, format: .png)
         let layout = try reader.setLayout(IMGPNG_RGBA8)
-        var resampler = StreamingResampler(
+        let resampler = RowResampler(
             inputSize: stored, geometry: options.geometry(forStoredSize: stored, orientation: .up))
         var info = ImageInfo(format: .png, sourceSize: stored)
         let largestSourceBuffer: Int

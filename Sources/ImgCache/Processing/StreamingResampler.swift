@@ -42,12 +42,11 @@ struct StreamingResampler {
     /// True once every output row is complete; later input rows would be ignored.
     var isComplete: Bool { nextOutputRow >= outputSize.height }
 
-    /// Index of the next input row `push` expects.
-    var inputRowIndex: Int { nextInputRow }
-
-    /// True when the next input row contributes to the output (false before and after the region).
-    var needsNextRow: Bool {
-        !isComplete && (isIdentity || Double(nextInputRow + 1) > rowStart(nextOutputRow))
+    /// Input rows the output needs: rows from this index on are never used.
+    var inputRowsNeeded: Int {
+        if isIdentity { return inputSize.height }
+        let bottom = regionTop + rowsPerOutputRow * Double(outputSize.height)
+        return min(inputSize.height, Int((bottom - 1e-9).rounded(.up)))
     }
 
     /// Pushes the next input row: `inputSize.width x 4` bytes of straight-alpha RGBA8.
