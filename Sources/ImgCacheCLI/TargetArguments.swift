@@ -82,8 +82,10 @@ struct TargetArguments {
     }
 
     /// A pipeline on the chosen cache folder whose loader also reads local files.
+    /// The memory cache is off: a command prepares each image once, and keeping decoded frames
+    /// for a later call that never comes would only grow a long prefetch.
     func pipeline() throws -> ImagePipeline {
-        var configuration = ImagePipeline.Configuration()
+        var configuration = ImagePipeline.Configuration(memoryCacheLimit: 0)
         configuration.loading.allowsFileURLs = true
         configuration.loading.userAgent = "imgcache/\(CommandLineTool.version)"
         if let cacheDirectory { configuration.diskCache.root = URL(fileURLWithPath: cacheDirectory, isDirectory: true) }

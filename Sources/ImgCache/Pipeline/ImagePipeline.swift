@@ -46,8 +46,13 @@ public final class ImagePipeline: Sendable {
         _ requests: [ImageRequest],
         progress: @escaping @Sendable (Int, Result<ImageSummary, any Error>) -> Void = { _, _ in }
     ) async -> [Result<ImageSummary, any Error>] {
-        await withTaskGroup(of: Prefetched.self) { group in
-            for (index, request) in requests.enumerated() {
+        // A window of requests in flight, enough to keep every download and decode slot busy,
+        // rather than one task per request: a list of thousands stays a few tasks at a time.
+        let window = configuration.maxConcurrentLoads + 2 * configuration.maxConcurrentDecodes
+        return await withTaskGroup(of: Prefetched.self) { group in
+            var pending = requests.enumerated().makeIterator()
+            func startNext() {
+                guard let (index, request) = pending.next() else { return }
                 group.addTask {
                     do {
                         return Prefetched(index: index, result: .success(try await self.image(for: request).summary))
@@ -56,12 +61,14 @@ public final class ImagePipeline: Sendable {
                     }
                 }
             }
+            for _ in 0..<max(1, window) { startNext() }
             var results = [Result<ImageSummary, any Error>?](repeating: nil, count: requests.count)
             var done = 0
             for await item in group {
                 results[item.index] = item.result
                 done += 1
                 progress(done, item.result)
+                startNext()
             }
             return results.map { $0! }
         }
