@@ -21,14 +21,19 @@ extension ImagePipeline {
         return try await render(original, plan, timings: timings)
     }
 
+    /// Options that decode a stored variant as it is: its size, every frame it holds.
+    private var storedVariantOptions: DecodingOptions {
+        DecodingOptions(maxFrames: Int.max, frameBudgetBytes: Int.max, limits: configuration.limits)
+    }
+
     /// A stored variant, decoded as it is (it already has the target size).
     private func serve(_ variant: CacheEntry, _ plan: Plan, outcome: CacheOutcome, timings: ImageTimings) async throws
         -> ImageResponse
     {
         var timings = timings
         let decodeStart = DispatchTime.now()
-        let everyFrame = DecodingOptions(maxFrames: Int.max, frameBudgetBytes: Int.max, limits: configuration.limits)
-        let image = try await decodes.run { try ImageDecoder.decode(.file(path: variant.fileURL.path), options: everyFrame) }
+        let options = storedVariantOptions
+        let image = try await decodes.run { try ImageDecoder.decode(.file(path: variant.fileURL.path), options: options) }
         timings.decoding = Self.seconds(since: decodeStart)
         let response = ImageResponse(
             request: plan.request, image: image, scale: plan.scale, format: image.info.format, byteCount: variant.byteCount,
@@ -53,8 +58,7 @@ extension ImagePipeline {
                 let data = try plan.encode(decoded, as: format)
                 var image = decoded
                 if format != .png {
-                    let stored = try ImageDecoder.decode(
-                        .data(data), options: DecodingOptions(maxFrames: Int.max, frameBudgetBytes: Int.max))
+                    let stored = try ImageDecoder.decode(.data(data), options: storedVariantOptions)
                     image.frames = stored.frames
                 }
                 return (image, data, format, decoding, Self.seconds(since: encodeStart))
