@@ -70,6 +70,19 @@ final class ImagePipelineTests: XCTestCase {
         XCTAssertEqual(loader.loads, 1)
     }
 
+    func testAVariantDamagedOnDiskIsRenderedAgain() async throws {
+        let loader = CountingLoader()
+        loader.serve(photoURL, .init(data: try photo(), etag: "\"v1\""))
+        let first = try await pipeline(loader).image(for: request(60, 60))
+        let file = try XCTUnwrap(first.fileURL)
+        try Data(repeating: 0x42, count: first.byteCount).write(to: file) // same size, not a PNG
+        let again = try await pipeline(loader).image(for: request(60, 60))
+        XCTAssertEqual(again.cacheOutcome, .disk)
+        XCTAssertEqual(again.image.frames, first.image.frames)
+        XCTAssertEqual(try Data(contentsOf: try XCTUnwrap(again.fileURL)).prefix(4), Data([0x89, 0x50, 0x4E, 0x47]))
+        XCTAssertEqual(loader.loads, 1)
+    }
+
     func testAStaleOriginalIsRevalidatedAndA304DownloadsNothing() async throws {
         let loader = CountingLoader()
         loader.serve(photoURL, .init(data: try photo(), etag: "\"v1\"", maxAge: 0))

@@ -4,8 +4,9 @@ extension ImagePipeline {
     /// The work behind `image(for:)` once the memory cache missed; shared by identical requests.
     func prepare(_ plan: Plan) async throws -> ImageResponse {
         var timings = ImageTimings()
-        if let variant = try diskCache.entry(for: plan.variantKey), !variant.isExpired() {
-            return try await serve(variant, plan, outcome: .disk, timings: timings)
+        if let variant = try diskCache.entry(for: plan.variantKey), !variant.isExpired(),
+           let response = try await serveIfIntact(variant, plan, outcome: .disk, timings: timings) {
+            return response
         }
         let loadStart = DispatchTime.now()
         let original = try await originals.value(for: plan.originalKey) { [self] in
@@ -16,7 +17,9 @@ extension ImagePipeline {
             // The original is the one the variant was rendered from: the variant stays, fresh again.
             let refreshed = try diskCache.refresh(for: plan.variantKey, expiresAt: original.expiresAt) ?? variant
             let outcome: CacheOutcome = original.outcome == .disk ? .disk : .revalidated
-            return try await serve(refreshed, plan, outcome: outcome, timings: timings)
+            if let response = try await serveIfIntact(refreshed, plan, outcome: outcome, timings: timings) {
+                return response
+            }
         }
         return try await render(original, plan, timings: timings)
     }
@@ -24,6 +27,24 @@ extension ImagePipeline {
     /// Options that decode a stored variant as it is: its size, every frame it holds.
     private var storedVariantOptions: DecodingOptions {
         DecodingOptions(maxFrames: Int.max, frameBudgetBytes: Int.max, limits: configuration.limits)
+    }
+
+    /// `serve`, or nil after removing the variant when its file no longer decodes (damaged on disk
+    /// behind the cache's back), so that it is rendered again.
+    private func serveIfIntact(_ variant: CacheEntry, _ plan: Plan, outcome: CacheOutcome, timings: ImageTimings)
+        async throws -> ImageResponse?
+    {
+        do {
+            return try await serve(variant, plan, outcome: outcome, timings: timings)
+        } catch let error as ImgCacheError {
+            switch error {
+            case .corruptImage, .unsupportedFormat:
+                _ = try diskCache.remove(key: plan.variantKey)
+                return nil
+            default:
+                throw error
+            }
+        }
     }
 
     /// A stored variant, decoded as it is (it already has the target size).
