@@ -13,7 +13,9 @@ final class RowResampler: @unchecked Sendable {
     private var resampler: StreamingResampler
     private let queue: DispatchQueue?
     private let freeChunks = DispatchSemaphore(value: 2)
-    private var chunks: [[UInt8]] = []
+    /// Three chunks of rows, one after another; the producer fills one while the queue reads another.
+    private let chunks: UnsafeMutableRawPointer?
+    private static let chunkCount = 3
     private var currentChunk = 0
     private var rowsInChunk = 0
     private let rowBytes: Int
@@ -27,9 +29,18 @@ final class RowResampler: @unchecked Sendable {
         rowsNeeded = resampler.inputRowsNeeded
         let concurrent = inputSize.area >= Self.concurrentThreshold && ProcessInfo.processInfo.activeProcessorCount > 1
         queue = concurrent ? DispatchQueue(label: "imgcache.resampler") : nil
-        if concurrent {
-            chunks = (0..<3).map { _ in [UInt8](repeating: 0, count: rowBytes * Self.rowsPerChunk) }
-        }
+        chunks = concurrent
+            ? UnsafeMutableRawPointer.allocate(byteCount: Self.chunkCount * Self.rowsPerChunk * rowBytes, alignment: 16)
+            : nil
+    }
+
+    /// Runs once every queued chunk is done: each queued block holds on to the resampler.
+    deinit {
+        chunks?.deallocate()
+    }
+
+    private func chunk(_ index: Int) -> UnsafeMutableRawPointer {
+        chunks! + index * Self.rowsPerChunk * rowBytes
     }
 
     /// True once every input row the output needs has been pushed.
@@ -43,9 +54,7 @@ final class RowResampler: @unchecked Sendable {
             resampler.push(row: row)
             return
         }
-        chunks[currentChunk].withUnsafeMutableBytes { chunk in
-            chunk.baseAddress!.advanced(by: rowsInChunk * rowBytes).copyMemory(from: row, byteCount: rowBytes)
-        }
+        (chunk(currentChunk) + rowsInChunk * rowBytes).copyMemory(from: row, byteCount: rowBytes)
         rowsInChunk += 1
         if rowsInChunk == Self.rowsPerChunk || isComplete { handOver() }
     }
@@ -62,14 +71,12 @@ final class RowResampler: @unchecked Sendable {
     private func handOver() {
         let index = currentChunk, rows = rowsInChunk
         queue!.async {
-            self.chunks[index].withUnsafeBytes { chunk in
-                let base = chunk.baseAddress!.assumingMemoryBound(to: UInt8.self)
-                for row in 0..<rows { self.resampler.push(row: base + row * self.rowBytes) }
-            }
+            let base = self.chunk(index).assumingMemoryBound(to: UInt8.self)
+            for row in 0..<rows { self.resampler.push(row: base + row * self.rowBytes) }
             self.freeChunks.signal()
         }
         freeChunks.wait()
-        currentChunk = (currentChunk + 1) % chunks.count
+        currentChunk = (currentChunk + 1) % Self.chunkCount
         rowsInChunk = 0
     }
 }
