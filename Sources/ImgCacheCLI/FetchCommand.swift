@@ -20,7 +20,7 @@ enum FetchCommand: Command {
                               bytes, cache outcome (memory, disk, revalidated, network) and timings
           --quality Q         JPEG quality 1-100 when -o names a .jpg (default 85)
           -o, --output FILE   also write the result to FILE; its extension picks the format
-                              (.png, .jpg, .gif; default: GIF when frames are kept, PNG otherwise)
+                              (.png, .jpg, .gif; default: GIF when several frames are kept, PNG otherwise)
         """
 
     static func run(_ arguments: inout ArgumentList) throws {
