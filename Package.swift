@@ -31,10 +31,10 @@ let package = Package(
         // Test support: a process that uses a shared disk cache, for multi-process and crash tests.
         .executableTarget(name: "cache-worker", dependencies: ["ImgCache"], path: "Tests/CacheWorker"),
         .testTarget(name: "ImgCacheTests", dependencies: ["ImgCache", "TestSupport", "cache-worker"], path: "Tests/ImgCacheTests"),
-        .testTarget(name: "CLITests", dependencies: ["ImgCacheCLI", "ImgCache"], path: "Tests/CLITests"),
+        .testTarget(name: "CLITests", dependencies: ["ImgCacheCLI", "ImgCache", "TestSupport"], path: "Tests/CLITests"),
         .testTarget(name: "ConformanceTests", dependencies: ["ImgCache", "TestSupport"], path: "Tests/ConformanceTests"),
         // Starts its own servers on 127.0.0.1: Tests/Servers/fault_server.py and Debian's nginx.
-        .testTarget(name: "IntegrationTests", dependencies: ["ImgCache", "ImgCacheCLI", "feed-widget"], path: "Tests/IntegrationTests"),
+        .testTarget(name: "IntegrationTests", dependencies: ["ImgCache", "ImgCacheCLI", "feed-widget", "TestSupport"], path: "Tests/IntegrationTests"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,39 +1,17 @@
 import Foundation
+import TestSupport
 import XCTest
 
-/// Runs the built `imgcache` binary and captures what it prints and its exit code.
-struct CLIRunner {
-    struct Result {
-        let status: Int32
-        let output: String
-        let errors: String
-    }
-
-    static var binary: URL { Bundle.main.bundleURL.appendingPathComponent("imgcache") }
-
-    /// Runs `imgcache arguments...` in `directory`, waiting at most `timeout` seconds.
-    static func run(_ arguments: [String], in directory: URL? = nil, timeout: TimeInterval = 60) throws -> Result {
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        if let directory { process.currentDirectoryURL = directory }
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let deadline = Date().addingTimeInterval(timeout)
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = errors.fileHandleForReading.readDataToEndOfFile()
-        while process.isRunning && Date() < deadline { usleep(10_000) }
-        if process.isRunning {
-            process.terminate()
-            XCTFail("imgcache \(arguments.joined(separator: " ")) did not finish within \(timeout) s")
-        }
-        process.waitUntilExit()
-        return Result(
-            status: process.terminationStatus,
-            output: String(decoding: outputData, as: UTF8.self),
-            errors: String(decoding: errorData, as: UTF8.self))
+/// Runs the built `imgcache` binary; a run that passes its time-out or crashes fails the test.
+enum CLIRunner {
+    static func run(
+        _ arguments: [String], in directory: URL? = nil, timeout: TimeInterval = 60,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws -> ProductRunner.Result {
+        let result = try ProductRunner.run("imgcache", arguments, in: directory, timeout: timeout)
+        XCTAssertFalse(result.killedBySignal, "imgcache \(arguments.joined(separator: " ")) was killed or timed out",
+                       file: file, line: line)
+        return result
     }
 
     /// A fresh empty folder under the temporary directory.

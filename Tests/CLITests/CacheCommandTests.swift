@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 import ImgCache
 
@@ -11,7 +12,7 @@ final class CacheCommandTests: XCTestCase {
         return cache
     }
 
-    private func json(_ result: CLIRunner.Result) throws -> Any {
+    private func json(_ result: ProductRunner.Result) throws -> Any {
         try JSONSerialization.jsonObject(with: Data(result.output.utf8))
     }
 
