@@ -16,9 +16,7 @@ extension ImagePipeline {
     /// revalidation, saying whether they changed since the last stored copy so that a caller can
     /// skip work when nothing did. The first fetch of a URL counts as changed.
     public func data(for url: URL) async throws -> DataResult {
-        guard let scheme = url.scheme?.lowercased(), ["http", "https", "file"].contains(scheme) else {
-            throw ImgCacheError.invalidURL(url.absoluteString)
-        }
+        try Self.checkScheme(url)
         let fetched = try await originals.value(for: url.absoluteString) { [self] in
             try await fetchOriginal(url) { _ in }
         }
@@ -27,11 +25,7 @@ extension ImagePipeline {
         case .data(let bytes):
             data = bytes
         case .file(let path):
-            do {
-                data = try Data(contentsOf: URL(fileURLWithPath: path))
-            } catch {
-                throw ImgCacheError.io(path: path, detail: "cannot read: \(error.localizedDescription)")
-            }
+            data = try Self.readStoredFile(URL(fileURLWithPath: path))
         }
         return DataResult(
             url: url, data: data, changed: fetched.changed, cacheOutcome: fetched.outcome,

@@ -62,10 +62,6 @@ extension ImagePipeline {
     /// True when the stored file of `entry` holds exactly `data` (sizes compared first).
     static func holds(_ entry: CacheEntry, _ data: Data) throws -> Bool {
         guard entry.byteCount == data.count else { return false }
-        do {
-            return try Data(contentsOf: entry.fileURL) == data
-        } catch {
-            throw ImgCacheError.io(path: entry.fileURL.path, detail: "cannot read: \(error.localizedDescription)")
-        }
+        return try readStoredFile(entry.fileURL) == data
     }
 }

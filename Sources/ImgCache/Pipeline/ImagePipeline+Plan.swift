@@ -12,9 +12,7 @@ extension ImagePipeline {
         let variantKey: String
 
         init(_ request: ImageRequest, _ configuration: Configuration) throws {
-            guard let scheme = request.url.scheme?.lowercased(), ["http", "https", "file"].contains(scheme) else {
-                throw ImgCacheError.invalidURL(request.url.absoluteString)
-            }
+            try ImagePipeline.checkScheme(request.url)
             if case .jpeg(let quality) = request.outputFormat, !(1...100).contains(quality) {
                 throw ImgCacheError.invalidArgument("JPEG quality \(quality) is not in 1...100")
             }

@@ -51,11 +51,7 @@ public struct ImageResponse: Sendable {
     public func encodedData() throws -> Data {
         if let unstoredData { return unstoredData }
         guard let fileURL else { return Data() }
-        do {
-            return try Data(contentsOf: fileURL)
-        } catch {
-            throw ImgCacheError.io(path: fileURL.path, detail: "cannot read: \(error.localizedDescription)")
-        }
+        return try ImagePipeline.readStoredFile(fileURL)
     }
 
     /// Size in points: pixels / scale.
