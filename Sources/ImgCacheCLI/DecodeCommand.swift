@@ -19,8 +19,9 @@ enum DecodeCommand: Command {
         \(TargetArguments.help)
           --quality Q         JPEG quality 1-100 (default 85)
           -o, --output OUT    output file; its extension picks the format (.png, .jpg, .gif).
-                              Default: <name>.<W>x<H>.<ext> in the current folder, GIF for GIF input
-                              (all kept frames), PNG otherwise (the first frame).
+                              Default: <name>.<W>x<H>.<ext> in the current folder, in GIF when
+                              several frames are kept, else JPEG (quality 85) when every pixel is
+                              opaque, else PNG.
           --accept-truncated  decode what a truncated file holds instead of failing
         """
 
@@ -35,18 +36,20 @@ enum DecodeCommand: Command {
         let input = try arguments.positionals(1, usage: "imgcache decode FILE --size WxH")[0]
         let source = ImageSource.file(path: input)
 
-        let requestedFormat = try outputPath.map { try FetchCommand.outputFormat(forPath: $0, quality: quality).format }
-        let outputFormat = try requestedFormat ?? (source.sniffFormat() == .gif ? .gif : .png)
-        if outputFormat != .gif { options.maxFrames = 1 }
-        let writer = OutputWriter(format: outputFormat, jpegQuality: quality)
+        let format = try outputPath.map { try FetchCommand.outputFormat(forPath: $0, quality: quality).request } ?? .automatic
+        switch format {
+        case .png, .jpeg: options.maxFrames = 1
+        case .automatic, .gif: break
+        }
+        let writer = OutputWriter(format: format)
         let info = try ImageDecoder.decode(source, options: options) { frame, info in
             try writer.add(frame, info: info)
         }
         let result = try writer.finish()
-        let path = outputPath ?? defaultOutputPath(input: input, size: result.size, format: outputFormat)
+        let path = outputPath ?? defaultOutputPath(input: input, size: result.size, format: result.format)
         try write(result.data, to: path)
         let frames = result.frameCount == 1 ? "1 frame" : "\(result.frameCount) frames"
-        print("\(path): \(result.size) \(outputFormat.rawValue.uppercased()), \(frames), \(result.data.count) bytes"
+        print("\(path): \(result.size) \(result.format.rawValue.uppercased()), \(frames), \(result.data.count) bytes"
             + " (source \(info.format.rawValue.uppercased()) \(info.sourceSize)\(info.isTruncated ? ", truncated" : ""))")
     }
 

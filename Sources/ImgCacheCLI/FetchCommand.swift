@@ -20,7 +20,8 @@ enum FetchCommand: Command {
                               bytes, cache outcome (memory, disk, revalidated, network) and timings
           --quality Q         JPEG quality 1-100 when -o names a .jpg (default 85)
           -o, --output FILE   also write the result to FILE; its extension picks the format
-                              (.png, .jpg, .gif; default: GIF when several frames are kept, PNG otherwise)
+                              (.png, .jpg, .gif; default: GIF when several frames are kept,
+                              else JPEG quality 85 when every pixel is opaque, else PNG)
         """
 
     static func run(_ arguments: inout ArgumentList) throws {
@@ -33,11 +34,11 @@ enum FetchCommand: Command {
         let format = try output.map { try outputFormat(forPath: $0, quality: quality).request } ?? .automatic
         let request = try fetch.request(for: source, format: format)
         let pipeline = try fetch.pipeline()
-        let response = try runBlocking { try await pipeline.image(for: request) }
+        let response = try runBlocking { try await pipeline.prepare(request) }
         if let output { try DecodeCommand.write(try response.encodedData(), to: output) }
         let path = output ?? response.fileURL?.path ?? "(not stored: the server sent no-store)"
         if json {
-            print(try FetchReport(path: path, response: response.summary).json())
+            print(try FetchReport(path: path, response: response).json())
         } else {
             print(path)
         }

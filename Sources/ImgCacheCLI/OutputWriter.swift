@@ -1,41 +1,50 @@
 import Foundation
 import ImgCache
 
-/// Encodes decoded frames in the output format as they arrive: a GIF is written frame by frame on a
-/// second core while decoding goes on (a frame is dropped once encoded); a still keeps its one
-/// frame until `finish`.
+/// Encodes decoded frames as they arrive: a GIF is written frame by frame on a second core while
+/// decoding goes on (a frame is dropped once encoded); a still keeps its one frame until `finish`.
+/// The automatic format holds the first frame until it knows whether a second follows: GIF for
+/// several frames, else JPEG (quality 85) when every pixel is opaque, else PNG, as the pipeline
+/// chooses for its variants.
 final class OutputWriter {
-    let format: ImageFormat
-    private let jpegQuality: Int
-    private var still: Bitmap?
+    private let format: ImageRequest.OutputFormat
+    /// The first frame, until a second one makes the output a GIF.
+    private var first: ImageFrame?
     private var gifEncoder: BackgroundGIFEncoder?
     private var size: PixelSize?
     private var frameCount = 0
 
-    init(format: ImageFormat, jpegQuality: Int) {
+    /// `format`: `.png` and `.jpeg` keep the first frame only.
+    init(format: ImageRequest.OutputFormat) {
         self.format = format
-        self.jpegQuality = jpegQuality
     }
 
     func add(_ frame: ImageFrame, info: ImageInfo) throws {
         frameCount += 1
         if size == nil { size = frame.bitmap.size }
-        if format == .gif {
-            if gifEncoder == nil { gifEncoder = try BackgroundGIFEncoder(size: frame.bitmap.size, loopCount: info.loopCount) }
-            try gifEncoder?.add(frame)
-        } else if still == nil {
-            still = frame.bitmap
+        let startsGIF = format == .gif || (format == .automatic && first != nil)
+        if gifEncoder == nil && startsGIF {
+            let encoder = try BackgroundGIFEncoder(size: frame.bitmap.size, loopCount: info.loopCount)
+            if let first { try encoder.add(first) }
+            first = nil
+            gifEncoder = encoder
+        }
+        if let gifEncoder {
+            try gifEncoder.add(frame)
+        } else if first == nil {
+            first = frame
         }
     }
 
-    /// The encoded bytes, the pixel size and how many frames they hold.
-    func finish() throws -> (data: Data, size: PixelSize, frameCount: Int) {
-        guard let size else { throw ImgCacheError.encodingFailed(format: format, detail: "no frame was decoded") }
-        switch (format, still, gifEncoder) {
-        case (.png, let still?, _): return (try PNGEncoder.encode(still), size, 1)
-        case (.jpeg, let still?, _): return (try JPEGEncoder.encode(still, quality: jpegQuality), size, 1)
-        case (.gif, _, let encoder?): return (try encoder.finish(), size, frameCount)
-        default: throw ImgCacheError.encodingFailed(format: format, detail: "no frame was decoded")
+    /// The encoded bytes, their format, the pixel size and how many frames they hold.
+    func finish() throws -> (data: Data, format: ImageFormat, size: PixelSize, frameCount: Int) {
+        guard let size else { throw ImgCacheError.encodingFailed(format: .png, detail: "no frame was decoded") }
+        if let gifEncoder { return (try gifEncoder.finish(), .gif, size, frameCount) }
+        guard let still = first?.bitmap else { throw ImgCacheError.encodingFailed(format: .png, detail: "no frame was decoded") }
+        switch format {
+        case .jpeg(let quality): return (try JPEGEncoder.encode(still, quality: quality), .jpeg, size, 1)
+        case .automatic where still.isOpaque: return (try JPEGEncoder.encode(still), .jpeg, size, 1)
+        default: return (try PNGEncoder.encode(still), .png, size, 1)
         }
     }
 }

@@ -24,12 +24,21 @@
 ///   error is `corruptImage` with giflib's message.
 enum GIFDecoder {
     static func decode(_ input: SourceInput, options: DecodingOptions, onFrame: FrameHandler) throws -> ImageInfo {
+        try decode(input, targets: [options]) { _, frame, info in try onFrame(frame, info) }
+    }
+
+    /// Decodes once for several targets (which share their limits and flags): each composited
+    /// frame is resampled for every target that keeps it, and reading stops after the last frame
+    /// any target keeps.
+    static func decode(_ input: SourceInput, targets: [DecodingOptions], onFrame: TargetFrameHandler) throws -> ImageInfo {
+        let options = targets[0]
         let reader = try GIFReader(input)
         let canvas = reader.canvasSize
         try options.limits.check(width: canvas.width, height: canvas.height, format: .gif)
-        let geometry = options.geometry(forStoredSize: canvas, orientation: .up)
-        let framesToKeep = min(
-            options.framesToKeep(frameSize: geometry.outputSize), max(1, options.limits.maxTotalPixels / canvas.area))
+        let geometries = targets.map { $0.geometry(forStoredSize: canvas, orientation: .up) }
+        let framesByTotal = max(1, options.limits.maxTotalPixels / canvas.area)
+        let framesToKeep = zip(targets, geometries).map { min($0.framesToKeep(frameSize: $1.outputSize), framesByTotal) }
+        let lastFrame = framesToKeep.max()!
 
         var info = ImageInfo(format: .gif, sourceSize: canvas)
         var compositor = GIFCompositor(size: canvas)
@@ -37,14 +46,17 @@ enum GIFDecoder {
         var delivered = 0
         var rowsInProgress = 0
         func deliverFrame() throws {
-            let resampler = RowResampler(inputSize: canvas, geometry: geometry)
+            let keeping = targets.indices.filter { delivered < framesToKeep[$0] }
+            let resampler = RowResampler(inputSize: canvas, geometries: keeping.map { geometries[$0] })
             compositor.render(into: resampler)
-            try onFrame(ImageFrame(bitmap: resampler.finish(), delayCentiseconds: control.delayCentiseconds), info)
+            for (index, bitmap) in zip(keeping, resampler.finish()) {
+                try onFrame(index, ImageFrame(bitmap: bitmap, delayCentiseconds: control.delayCentiseconds), info)
+            }
             delivered += 1
         }
 
         do {
-            reading: while delivered < framesToKeep {
+            reading: while delivered < lastFrame {
                 switch try reader.nextRecord() {
                 case .extension(let block):
                     if let blockControl = block.graphicControl { control = blockControl }

@@ -1,11 +1,18 @@
 /// Receives each frame as soon as it is decoded, with what is known of the source so far.
 public typealias FrameHandler = (ImageFrame, ImageInfo) throws -> Void
 
+/// Receives a frame for the target at `target` (an index into the targets of a decode).
+typealias TargetFrameHandler = (_ target: Int, ImageFrame, ImageInfo) throws -> Void
+
 /// Decodes JPEG, PNG and GIF, resampling while decoding to the size `DecodingOptions` asks for.
 ///
 /// The format is sniffed from the bytes. Only the frames kept are decoded: an animation stops being
 /// read after the last frame the frame limit and budget allow.
 public enum ImageDecoder {
+    /// Bytes of output frames one pass of `decode(_:targets:passBudgetBytes:onImage:)` holds
+    /// by default: 64 MiB.
+    public static let defaultPassBudgetBytes = 64 << 20
+
     /// Decodes `source` and returns every kept frame.
     public static func decode(_ source: ImageSource, options: DecodingOptions = DecodingOptions()) throws
         -> DecodedImage
@@ -24,11 +31,90 @@ public enum ImageDecoder {
         try options.validate()
         let format = try source.sniffFormat()
         return try source.withInput { input in
-            switch format {
-            case .png: return try PNGDecoder.decode(input, options: options, onFrame: onFrame)
-            case .jpeg: return try JPEGDecoder.decode(input, options: options, onFrame: onFrame)
-            case .gif: return try GIFDecoder.decode(input, options: options, onFrame: onFrame)
+            try decode(input, format: format, targets: [options]) { _, frame, info in try onFrame(frame, info) }
+        }
+    }
+
+    /// Decodes `source` once for several targets and hands each target's image to `onImage` with
+    /// the target's index, as soon as the pass that made it ends.
+    ///
+    /// Targets are decoded together in passes whose output frames (width x height x 4 bytes, times
+    /// the frames each keeps) fit `passBudgetBytes` (a target larger than the budget gets a pass of
+    /// its own); within a pass, JPEG decodes once per DCT scale (1/1, 1/2, 1/4, 1/8) and resamples
+    /// every target needing that scale from the same rows, and PNG and GIF decode once.
+    ///
+    /// - Parameters:
+    ///   - targets: the options of each target; they must share `limits`, `acceptsTruncatedData`
+    ///     and `appliesOrientation` (`invalidArgument` otherwise).
+    ///   - passBudgetBytes: default `defaultPassBudgetBytes` (64 MiB).
+    public static func decode(
+        _ source: ImageSource, targets: [DecodingOptions], passBudgetBytes: Int = defaultPassBudgetBytes,
+        onImage: (Int, DecodedImage) throws -> Void
+    ) throws {
+        guard let first = targets.first else { return }
+        for options in targets {
+            try options.validate()
+            guard options.limits == first.limits, options.acceptsTruncatedData == first.acceptsTruncatedData,
+                  options.appliesOrientation == first.appliesOrientation
+            else {
+                throw ImgCacheError.invalidArgument("targets decoded together must share limits, truncation and orientation")
             }
+        }
+        let inspection = try inspect(source, countingFrames: false)
+        try first.limits.check(width: inspection.size.width, height: inspection.size.height, format: inspection.format)
+        for pass in passes(targets, sourceSize: inspection.size, isAnimatable: inspection.format == .gif, budget: passBudgetBytes) {
+            var frames = [[ImageFrame]](repeating: [], count: pass.count)
+            var infos = [ImageInfo?](repeating: nil, count: pass.count)
+            _ = try source.withInput { input in
+                try decode(input, format: inspection.format, targets: pass.map { targets[$0] }) { index, frame, info in
+                    frames[index].append(frame)
+                    infos[index] = info
+                }
+            }
+            for (offset, target) in pass.enumerated() {
+                try onImage(target, DecodedImage(info: infos[offset]!, frames: frames[offset]))
+                frames[offset] = []
+            }
+        }
+    }
+
+    /// The indices of `targets` split into passes within `budget`, largest outputs first so that
+    /// targets of similar reduction (one JPEG DCT scale) share a pass.
+    private static func passes(
+        _ targets: [DecodingOptions], sourceSize: PixelSize, isAnimatable: Bool, budget: Int
+    ) -> [[Int]] {
+        let bytes = targets.map { options -> Int in
+            let output = ResizeGeometry.plan(
+                source: sourceSize, target: options.targetSize, mode: options.contentMode,
+                allowsUpscaling: options.allowsUpscaling
+            ).outputSize
+            let frames = isAnimatable ? options.framesToKeep(frameSize: output) : 1
+            return output.area.multipliedReportingOverflow(by: 4 * frames).partialValue
+        }
+        var passes: [[Int]] = []
+        var current: [Int] = [], currentBytes = 0
+        for index in targets.indices.sorted(by: { bytes[$0] > bytes[$1] }) {
+            if !current.isEmpty && currentBytes + bytes[index] > budget {
+                passes.append(current)
+                current = []
+                currentBytes = 0
+            }
+            current.append(index)
+            currentBytes += bytes[index]
+        }
+        passes.append(current)
+        return passes
+    }
+
+    /// Decodes the open `input` of `format` for `targets`.
+    @discardableResult
+    static func decode(
+        _ input: SourceInput, format: ImageFormat, targets: [DecodingOptions], onFrame: TargetFrameHandler
+    ) throws -> ImageInfo {
+        switch format {
+        case .png: return try PNGDecoder.decode(input, targets: targets, onFrame: onFrame).info
+        case .jpeg: return try JPEGDecoder.decode(input, targets: targets, onFrame: onFrame)
+        case .gif: return try GIFDecoder.decode(input, targets: targets, onFrame: onFrame)
         }
     }
 }

@@ -26,6 +26,12 @@ extension ImageDecoder {
     /// Reads the headers of `source`: format, size, orientation, and for a GIF the number of
     /// frames and the loop count. Pixels are not decoded.
     public static func inspect(_ source: ImageSource) throws -> ImageInspection {
+        try inspect(source, countingFrames: true)
+    }
+
+    /// `inspect`, where a GIF's frames are counted (reading the whole file) only when
+    /// `countingFrames`; otherwise its frame count is 1 and its loop count nil.
+    static func inspect(_ source: ImageSource, countingFrames: Bool) throws -> ImageInspection {
         let format = try source.sniffFormat()
         return try source.withInput { input in
             switch format {
@@ -39,6 +45,8 @@ extension ImageDecoder {
             case .png:
                 let header = try PNGReader(input).readHeader()
                 return ImageInspection(format: .png, size: PixelSize(width: Int(header.width), height: Int(header.height)))
+            case .gif where !countingFrames:
+                return ImageInspection(format: .gif, size: try GIFReader(input).canvasSize)
             case .gif:
                 let gif = try GIFDecoder.inspect(input)
                 return ImageInspection(format: .gif, size: gif.canvas, frameCount: gif.frameCount, loopCount: gif.loopCount)

@@ -39,14 +39,48 @@ enum JPEGDecoder {
     ) throws -> Report {
         let reader = try JPEGReader(input)
         try reader.readHeader()
+        return try decode(reader, targets: [(0, options)], settings: settings) { _, frame, info in try onFrame(frame, info) }
+    }
+
+    /// Decodes once per DCT scale for several targets (which share their limits and flags): the
+    /// targets that need the same scale are resampled from one pass over the rows.
+    static func decode(_ input: SourceInput, targets: [DecodingOptions], onFrame: TargetFrameHandler) throws -> ImageInfo {
+        let reader = try JPEGReader(input)
+        try reader.readHeader()
+        let orientation = try checkedOrientation(reader, targets[0])
+        let groups = Dictionary(grouping: targets.indices) { index in
+            scaleDenominator(reduction: targets[index].geometry(forStoredSize: reader.storedSize, orientation: orientation).reductionFactor)
+        }
+        var info: ImageInfo?
+        for (offset, group) in groups.values.sorted(by: { $0[0] < $1[0] }).enumerated() {
+            let groupReader = try offset == 0 ? reader : JPEGReader(input.rewound())
+            if offset > 0 { try groupReader.readHeader() }
+            info = try decode(groupReader, targets: group.map { ($0, targets[$0]) }, onFrame: onFrame).info
+        }
+        return info!
+    }
+
+    /// The orientation to apply, once the stored size is checked against the limits.
+    private static func checkedOrientation(_ reader: JPEGReader, _ options: DecodingOptions) throws -> ImageOrientation {
         let stored = reader.storedSize
         try options.limits.check(width: stored.width, height: stored.height, format: .jpeg)
-        let orientation = options.appliesOrientation ? reader.exifOrientation() ?? .up : .up
+        return options.appliesOrientation ? reader.exifOrientation() ?? .up : .up
+    }
+
+    /// One pass over the rows of `reader` (its header read) at the scale the first target needs,
+    /// feeding every target's resampler.
+    private static func decode(
+        _ reader: JPEGReader, targets: [(index: Int, options: DecodingOptions)], settings: Settings = Settings(),
+        onFrame: TargetFrameHandler
+    ) throws -> Report {
+        let options = targets[0].options
+        let stored = reader.storedSize
+        let orientation = try checkedOrientation(reader, options)
         var info = ImageInfo(format: .jpeg, sourceSize: orientation.swapsAxes ? stored.transposed : stored,
                              orientation: orientation)
-        var geometry = options.geometry(forStoredSize: stored, orientation: orientation)
+        var geometries = targets.map { $0.options.geometry(forStoredSize: stored, orientation: orientation) }
 
-        let denominator = settings.fixedScaleDenominator ?? scaleDenominator(reduction: geometry.reductionFactor)
+        let denominator = settings.fixedScaleDenominator ?? scaleDenominator(reduction: geometries[0].reductionFactor)
         let cinfo = reader.cinfo
         cinfo.pointee.scale_num = 1
         cinfo.pointee.scale_denom = UInt32(denominator)
@@ -58,12 +92,12 @@ enum JPEGDecoder {
         cinfo.pointee.out_color_space = isCMYK ? JCS_CMYK : JCS_EXT_RGBA
         try reader.calcOutputDimensions()
         let decoded = reader.outputSize
-        if settings.fixedScaleDenominator != nil { geometry = .identity(decoded) }
+        if settings.fixedScaleDenominator != nil { geometries = [.identity(decoded)] }
 
         try reader.start()
         // A progressive file is read whole by `start`: refuse a truncated one before any row.
         try checkComplete(reader, options: options, info: &info)
-        let resampler = RowResampler(inputSize: decoded, geometry: geometry)
+        let resampler = RowResampler(inputSize: decoded, geometries: geometries)
         let rowBytes = decoded.width * 4
         var rows = [UInt8](repeating: 0, count: rowBytes * reader.rowsPerRead)
         try rows.withUnsafeMutableBufferPointer { rows in
@@ -80,9 +114,12 @@ enum JPEGDecoder {
                 }
             }
         }
-        reader.abort()
+        // Checked before the abort, which frees the state the check reads.
         try checkComplete(reader, options: options, info: &info)
-        try onFrame(ImageFrame(bitmap: resampler.finish().oriented(orientation)), info)
+        reader.abort()
+        for (target, bitmap) in zip(targets, resampler.finish()) {
+            try onFrame(target.index, ImageFrame(bitmap: bitmap.oriented(orientation)), info)
+        }
         return Report(info: info, scaleDenominator: denominator, decodedSize: decoded)
     }
 

@@ -24,13 +24,20 @@ enum PNGDecoder {
     static func decodeReporting(
         _ input: SourceInput, options: DecodingOptions, onFrame: FrameHandler
     ) throws -> Report {
+        try decode(input, targets: [options]) { _, frame, info in try onFrame(frame, info) }
+    }
+
+    /// Decodes once for several targets (which share their limits and flags): each row feeds
+    /// every target's resampler.
+    static func decode(_ input: SourceInput, targets: [DecodingOptions], onFrame: TargetFrameHandler) throws -> Report {
+        let options = targets[0]
         let reader = try PNGReader(input)
         let header = try reader.readHeader()
         let stored = PixelSize(width: Int(header.width), height: Int(header.height))
         try options.limits.check(width: stored.width, height: stored.height, format: .png)
         let layout = try reader.setLayout(IMGPNG_RGBA8)
         let resampler = RowResampler(
-            inputSize: stored, geometry: options.geometry(forStoredSize: stored, orientation: .up))
+            inputSize: stored, geometries: targets.map { $0.geometry(forStoredSize: stored, orientation: .up) })
         var info = ImageInfo(format: .png, sourceSize: stored)
         let largestSourceBuffer: Int
         if layout.passes > 1 {
@@ -60,7 +67,7 @@ enum PNGDecoder {
                 }
             }
         }
-        try onFrame(ImageFrame(bitmap: resampler.finish()), info)
+        for (index, bitmap) in resampler.finish().enumerated() { try onFrame(index, ImageFrame(bitmap: bitmap), info) }
         return Report(info: info, largestSourceBuffer: largestSourceBuffer)
     }
 

@@ -7,6 +7,12 @@ import Foundation
 enum SourceInput {
     case memory(UnsafeRawBufferPointer)
     case file(UnsafeMutablePointer<FILE>)
+
+    /// The same input from its first byte again (a file is rewound).
+    func rewound() -> SourceInput {
+        if case .file(let file) = self { rewind(file) }
+        return self
+    }
 }
 
 extension ImageSource {

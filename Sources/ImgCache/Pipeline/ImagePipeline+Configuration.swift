@@ -27,6 +27,10 @@ extension ImagePipeline {
         public var frameBudgetBytes: Int
         /// Pixel limits checked before decoding. Default 100 megapixels a frame, 1 gigapixel in all.
         public var limits: DecodingLimits
+        /// Bytes of output frames one decode holds when it renders several targets of one original
+        /// at once (`prefetch` with several sizes of a URL); more targets take further passes.
+        /// Default 64 MiB (`ImageDecoder.defaultPassBudgetBytes`).
+        public var renderPassBudgetBytes: Int
 
         public init(
             loading: DataLoader.Configuration = DataLoader.Configuration(),
@@ -37,7 +41,8 @@ extension ImagePipeline {
             maxConcurrentDecodes: Int = ProcessInfo.processInfo.activeProcessorCount,
             maxFrames: Int = 50,
             frameBudgetBytes: Int = 15 << 20,
-            limits: DecodingLimits = DecodingLimits()
+            limits: DecodingLimits = DecodingLimits(),
+            renderPassBudgetBytes: Int = ImageDecoder.defaultPassBudgetBytes
         ) {
             self.loading = loading
             self.dataLoader = dataLoader
@@ -48,6 +53,7 @@ extension ImagePipeline {
             self.maxFrames = maxFrames
             self.frameBudgetBytes = frameBudgetBytes
             self.limits = limits
+            self.renderPassBudgetBytes = renderPassBudgetBytes
         }
     }
 }

@@ -25,7 +25,7 @@ extension ImagePipeline {
         case .data(let bytes):
             data = bytes
         case .file(let path):
-            data = try Self.readStoredFile(URL(fileURLWithPath: path))
+            data = try await blocking.run { try Self.readStoredFile(URL(fileURLWithPath: path)) }
         }
         return DataResult(
             url: url, data: data, changed: fetched.changed, cacheOutcome: fetched.outcome,

@@ -20,7 +20,8 @@ extension ImagePipeline {
     /// download, checked by `accept` before it is stored.
     func fetchOriginal(_ url: URL, accept: @Sendable (Data) throws -> Void) async throws -> OriginalFetch {
         let key = url.absoluteString
-        let stored = try diskCache.entry(for: key)
+        let diskCache = self.diskCache
+        let stored = try await blocking.run { try diskCache.entry(for: key) }
         if let stored, !stored.isExpired() {
             return OriginalFetch(
                 source: .file(path: stored.fileURL.path), entry: stored, expiresAt: stored.expiresAt, outcome: .disk,
@@ -33,27 +34,32 @@ extension ImagePipeline {
             guard let stored else {
                 throw ImgCacheError.network(url: key, detail: "304 Not Modified to a request without validators")
             }
-            let refreshed = try diskCache.refresh(
-                for: key, expiresAt: response.freshness.expires, etag: response.validators.etag,
-                lastModified: response.validators.lastModified) ?? stored
+            let refreshed = try await blocking.run {
+                try diskCache.refresh(
+                    for: key, expiresAt: response.freshness.expires, etag: response.validators.etag,
+                    lastModified: response.validators.lastModified)
+            } ?? stored
             return OriginalFetch(
                 source: .file(path: refreshed.fileURL.path), entry: refreshed, expiresAt: response.freshness.expires,
                 outcome: .revalidated, changed: false)
         }
         try accept(response.data)
-        let changed = try stored.map { try !Self.holds($0, response.data) } ?? true
-        if response.freshness.isNoStore {
-            if stored != nil { _ = try diskCache.remove(key: key, cascadeVariants: true) }
+        let (changed, entry) = try await blocking.run { () -> (Bool, CacheEntry?) in
+            let changed = try stored.map { try !Self.holds($0, response.data) } ?? true
+            if stored != nil && (changed || response.freshness.isNoStore) {
+                // New bytes, or none to keep: variants rendered from the old ones go too.
+                _ = try diskCache.remove(key: key, cascadeVariants: true)
+            }
+            guard !response.freshness.isNoStore else { return (changed, nil) }
+            let entry = try diskCache.store(
+                response.data, for: key, kind: .original, contentType: response.contentType,
+                etag: response.validators.etag, lastModified: response.validators.lastModified,
+                expiresAt: response.freshness.expires)
+            return (changed, entry)
+        }
+        guard let entry else {
             return OriginalFetch(source: .data(response.data), entry: nil, expiresAt: nil, outcome: .network, changed: changed)
         }
-        if changed, stored != nil {
-            // New bytes: variants rendered from the old ones are wrong now.
-            _ = try diskCache.remove(key: key, cascadeVariants: true)
-        }
-        let entry = try diskCache.store(
-            response.data, for: key, kind: .original, contentType: response.contentType,
-            etag: response.validators.etag, lastModified: response.validators.lastModified,
-            expiresAt: response.freshness.expires)
         return OriginalFetch(
             source: .file(path: entry.fileURL.path), entry: entry, expiresAt: response.freshness.expires,
             outcome: .network, changed: changed)

@@ -20,33 +20,29 @@ extension ImagePipeline {
             self.request = request
             pixels = resolved?.pixels
             scale = resolved?.scale ?? 1
-            options = DecodingOptions(
+            var options = DecodingOptions(
                 targetSize: resolved?.pixels, contentMode: request.contentMode, allowsUpscaling: request.allowsUpscaling,
                 maxFrames: request.maxFrames ?? configuration.maxFrames,
                 frameBudgetBytes: request.frameBudgetBytes ?? configuration.frameBudgetBytes,
                 limits: configuration.limits)
+            // A still format keeps one frame: decoding more would be thrown away.
+            if request.outputFormat.isStill { options.maxFrames = 1 }
             try options.validate()
+            self.options = options
             originalKey = request.url.absoluteString
             variantKey = VariantKey.make(url: originalKey, pixels: pixels, options: options, format: request.outputFormat)
         }
 
-        /// The stored format for a decoded image: `.automatic` picks GIF for several frames, else PNG.
-        func outputFormat(for image: DecodedImage) -> ImageFormat {
+        /// `image` encoded in the requested format, and that format. `.automatic` picks GIF for
+        /// several frames, JPEG (quality 85) for one opaque frame and PNG for one with any
+        /// translucent pixel; PNG and JPEG keep the first frame only.
+        func encode(_ image: DecodedImage) throws -> (data: Data, format: ImageFormat) {
+            let first = image.frames[0].bitmap
             switch request.outputFormat {
-            case .automatic: return image.isAnimated ? .gif : .png
-            case .png: return .png
-            case .jpeg: return .jpeg
-            case .gif: return .gif
-            }
-        }
-
-        /// `image` encoded as `format` (the first frame only for PNG and JPEG).
-        func encode(_ image: DecodedImage, as format: ImageFormat) throws -> Data {
-            switch (format, request.outputFormat) {
-            case (.gif, _): return try GIFEncoder.encode(image)
-            case (.jpeg, .jpeg(let quality)): return try JPEGEncoder.encode(image.frames[0].bitmap, quality: quality)
-            case (.jpeg, _): return try JPEGEncoder.encode(image.frames[0].bitmap)
-            case (.png, _): return try PNGEncoder.encode(image.frames[0].bitmap)
+            case .automatic where image.isAnimated, .gif: return (try GIFEncoder.encode(image), .gif)
+            case .automatic where first.isOpaque: return (try JPEGEncoder.encode(first), .jpeg)
+            case .automatic, .png: return (try PNGEncoder.encode(first), .png)
+            case .jpeg(let quality): return (try JPEGEncoder.encode(first, quality: quality), .jpeg)
             }
         }
     }

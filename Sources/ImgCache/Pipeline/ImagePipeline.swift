@@ -5,17 +5,24 @@ import Foundation
 ///
 /// Identical requests in flight share one fetch and one decode; a request's cancellation cancels the
 /// shared work only when every request waiting on it has cancelled. Downloads and decodes each run
-/// under their own concurrency limit.
+/// under their own concurrency limit. Everything that blocks (the disk cache's SQLite index and
+/// files, decoding, encoding) runs on threads of the pipeline's own, never on the cooperative pool.
 public final class ImagePipeline: Sendable {
     public let configuration: Configuration
     /// The disk cache holding originals (key: the URL string) and variants (see `VariantKey`).
     public let diskCache: DiskCache
     let memoryCache: MemoryCache<String, ImageResponse>
+    /// Responses with pixels, shared by identical `image(for:)` calls in flight.
     let images = TaskCoalescer<String, ImageResponse>()
+    /// Variants made ready (found, or rendered and stored), keyed by variant key.
+    let variants = TaskCoalescer<String, PreparedVariant>()
     let originals = TaskCoalescer<String, OriginalFetch>()
     let loader: any DataLoading
     let loads: AsyncLimiter
     let decodes: AsyncLimiter
+    /// Runs the blocking work: one thread per concurrent decode, and two more for cache and file
+    /// I/O while decodes keep the others busy.
+    let blocking: BlockingPool
 
     /// Opens the disk cache and prepares the pipeline; throws when the cache folder cannot be used.
     public init(configuration: Configuration = Configuration()) throws {
@@ -25,64 +32,85 @@ public final class ImagePipeline: Sendable {
         loader = configuration.dataLoader ?? DataLoader(configuration: configuration.loading)
         loads = AsyncLimiter(limit: configuration.maxConcurrentLoads)
         decodes = AsyncLimiter(limit: configuration.maxConcurrentDecodes)
+        blocking = BlockingPool(threadCount: max(1, configuration.maxConcurrentDecodes) + 2, name: "imgcache")
     }
 
-    /// The prepared image for `request`.
+    /// The prepared image for `request`, with its pixels. A variant rendered now carries the pixels
+    /// it was encoded from; one found in the disk cache is decoded from its file.
     public func image(for request: ImageRequest) async throws -> ImageResponse {
         let start = DispatchTime.now()
         let plan = try Plan(request, configuration)
         if let cached = memoryCache.value(for: plan.variantKey) {
             return cached.served(for: request, outcome: .memory, total: Self.seconds(since: start))
         }
-        let response = try await images.value(for: plan.variantKey) { [self] in try await prepare(plan) }
+        let response = try await images.value(for: plan.variantKey) { [self] in try await preparedResponse(plan) }
         return response.served(for: request, outcome: response.cacheOutcome, total: Self.seconds(since: start))
     }
 
-    /// Prepares `requests` concurrently (within the pipeline's limits) so that later `image(for:)`
-    /// calls hit the cache, calling `progress` after each with the number done and its outcome.
-    /// Returns each request's summary (not its pixels, so memory stays bounded however long the
-    /// list), in the order of `requests`.
-    public func prefetch(
-        _ requests: [ImageRequest],
-        progress: @escaping @Sendable (Int, Result<ImageSummary, any Error>) -> Void = { _, _ in }
-    ) async -> [Result<ImageSummary, any Error>] {
-        // A window of requests in flight, enough to keep every download and decode slot busy,
-        // rather than one task per request: a list of thousands stays a few tasks at a time.
-        let window = configuration.maxConcurrentLoads + 2 * configuration.maxConcurrentDecodes
-        return await withTaskGroup(of: Prefetched.self) { group in
-            var pending = requests.enumerated().makeIterator()
-            func startNext() {
-                guard let (index, request) = pending.next() else { return }
-                group.addTask {
-                    do {
-                        return Prefetched(index: index, result: .success(try await self.image(for: request).summary))
-                    } catch {
-                        return Prefetched(index: index, result: .failure(error))
-                    }
+    /// Prepares the variant for `request` as `image(for:)` does (fetching, rendering and storing it
+    /// when needed) and returns where it is and what it holds, without its pixels: a variant
+    /// already in the cache is not decoded. For callers that need only the file.
+    public func prepare(_ request: ImageRequest) async throws -> ImageSummary {
+        let start = DispatchTime.now()
+        let plan = try Plan(request, configuration)
+        if let cached = memoryCache.value(for: plan.variantKey) {
+            return cached.served(for: request, outcome: .memory, total: Self.seconds(since: start)).summary
+        }
+        let prepared = try await variants(for: [plan], keepsPixels: false)[plan.variantKey]!.get()
+        return prepared.summary(for: request, scale: plan.scale, total: Self.seconds(since: start))
+    }
+
+    /// The response for `plan` once the memory cache missed: the variant made ready, with the pixels
+    /// it was rendered from or else decoded from its file. A stored file that no longer decodes
+    /// (damaged behind the cache's back) is removed and rendered again, once.
+    private func preparedResponse(_ plan: Plan) async throws -> ImageResponse {
+        var attempt = 1
+        while true {
+            let prepared = try await variants(for: [plan], keepsPixels: true)[plan.variantKey]!.get()
+            var timings = prepared.timings
+            let image: DecodedImage
+            do {
+                if let pixels = prepared.image {
+                    image = pixels
+                } else {
+                    let decodeStart = DispatchTime.now()
+                    image = try await decodeStored(prepared.encoded)
+                    timings.decoding = Self.seconds(since: decodeStart)
                 }
+            } catch let error as ImgCacheError where attempt == 1 && prepared.fileURL != nil && error.isDamagedImage {
+                try await blocking.run { [diskCache] in _ = try diskCache.remove(key: plan.variantKey) }
+                attempt += 1
+                continue
             }
-            for _ in 0..<max(1, window) { startNext() }
-            var results = [Result<ImageSummary, any Error>?](repeating: nil, count: requests.count)
-            var done = 0
-            for await item in group {
-                results[item.index] = item.result
-                done += 1
-                progress(done, item.result)
-                startNext()
-            }
-            return results.map { $0! }
+            let response = ImageResponse(
+                request: plan.request, image: image, scale: plan.scale, format: prepared.format,
+                byteCount: prepared.byteCount, fileURL: prepared.fileURL, unstoredData: prepared.unstoredData,
+                source: prepared.source, cacheOutcome: prepared.cacheOutcome, timings: timings)
+            _ = memoryCache.set(response, for: plan.variantKey, cost: image.byteCount)
+            return response
         }
     }
 
-    /// One prefetch result and its request's place in the list. (A struct, not an `(Int, Result)`
-    /// tuple: Swift 6.3.1 at -O loses the tuple's Int when a task-group child returns it.)
-    private struct Prefetched: Sendable {
-        let index: Int
-        let result: Result<ImageSummary, any Error>
+    /// A stored variant decoded as it is: its size, every frame it holds.
+    private func decodeStored(_ source: ImageSource) async throws -> DecodedImage {
+        let options = DecodingOptions(maxFrames: Int.max, frameBudgetBytes: Int.max, limits: configuration.limits)
+        return try await decodes.run { [blocking] in
+            try await blocking.run { try ImageDecoder.decode(source, options: options) }
+        }
     }
 
     static func seconds(since start: DispatchTime) -> Double {
         Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+    }
+}
+
+extension ImgCacheError {
+    /// True for the errors a damaged image file gives: not an image, or a corrupt one.
+    var isDamagedImage: Bool {
+        switch self {
+        case .corruptImage, .unsupportedFormat: return true
+        default: return false
+        }
     }
 }
 

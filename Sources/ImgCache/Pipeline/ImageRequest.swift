@@ -5,10 +5,12 @@ import Foundation
 public struct ImageRequest: Sendable, Hashable {
     /// The format the prepared image is stored in.
     public enum OutputFormat: Sendable, Hashable {
-        /// GIF when more than one frame is kept, PNG otherwise (RGB when opaque, RGBA with alpha).
+        /// GIF when more than one frame is kept; otherwise JPEG (quality 85) when every pixel is
+        /// opaque, PNG when any is translucent. The default.
         case automatic
+        /// PNG (the first frame): RGB when opaque, RGBA with alpha.
         case png
-        /// JPEG at a quality from 1 to 100; translucent pixels are flattened over white.
+        /// JPEG at a quality from 1 to 100 (the first frame); translucent pixels are flattened over white.
         case jpeg(quality: Int)
         /// GIF, even for a single frame.
         case gif
@@ -44,6 +46,14 @@ public struct ImageRequest: Sendable, Hashable {
 }
 
 extension ImageRequest.OutputFormat {
+    /// True for the formats that hold one frame (PNG, JPEG).
+    var isStill: Bool {
+        switch self {
+        case .png, .jpeg: return true
+        case .automatic, .gif: return false
+        }
+    }
+
     /// The canonical name used in cache keys: "auto", "png", "jpeg85", "gif".
     var keyComponent: String {
         switch self {

@@ -48,11 +48,7 @@ public struct ImageResponse: Sendable {
     /// Pixel size of the frames.
     public var pixelSize: PixelSize { image.size }
     /// The variant's encoded bytes, from the cache file or from memory.
-    public func encodedData() throws -> Data {
-        if let unstoredData { return unstoredData }
-        guard let fileURL else { return Data() }
-        return try ImagePipeline.readStoredFile(fileURL)
-    }
+    public func encodedData() throws -> Data { try summary.encodedData() }
 
     /// Size in points: pixels / scale.
     public var pointSize: PointSize { summary.pointSize }
@@ -61,7 +57,8 @@ public struct ImageResponse: Sendable {
     public var summary: ImageSummary {
         ImageSummary(
             request: request, pixelSize: pixelSize, frameCount: image.frames.count, scale: scale, format: format,
-            byteCount: byteCount, fileURL: fileURL, source: source, cacheOutcome: cacheOutcome, timings: timings)
+            byteCount: byteCount, fileURL: fileURL, unstoredData: unstoredData, source: source,
+            cacheOutcome: cacheOutcome, timings: timings)
     }
 }
 
@@ -77,6 +74,9 @@ public struct ImageSummary: Sendable {
     public let byteCount: Int
     /// The variant's file in the disk cache; nil when the server forbade storing (no-store).
     public let fileURL: URL?
+    /// The variant's bytes when they were not stored (`fileURL` is nil), else nil. Always nil in
+    /// the results of `prefetch`, which keeps no bytes.
+    public let unstoredData: Data?
     public let source: (format: ImageFormat, size: PixelSize)?
     public let cacheOutcome: CacheOutcome
     public let timings: ImageTimings
@@ -84,5 +84,13 @@ public struct ImageSummary: Sendable {
     /// Size in points: pixels / scale.
     public var pointSize: PointSize {
         PointSize(width: Double(pixelSize.width) / scale, height: Double(pixelSize.height) / scale)
+    }
+
+    /// The variant's encoded bytes, from the cache file or from memory (empty when a prefetch
+    /// dropped the bytes of a variant that was not stored).
+    public func encodedData() throws -> Data {
+        if let unstoredData { return unstoredData }
+        guard let fileURL else { return Data() }
+        return try ImagePipeline.readStoredFile(fileURL)
     }
 }

@@ -1,19 +1,65 @@
-/// Shares one piece of async work among identical requests in flight.
+/// Shares async work among identical requests in flight.
 ///
 /// The first request for a key starts the work; requests for the same key that arrive before it
-/// ends wait for the same result. A waiter that is cancelled returns at once with
-/// `CancellationError`; the work itself is cancelled only when every waiter has cancelled. Once the
-/// work ends, the next request for the key starts it anew (results are not kept here).
+/// ends wait for the same result. `values(for:work:)` asks for several keys at once: keys already
+/// in flight are joined, and the others are computed together by one call of its `work`, whose
+/// results are shared with anyone asking for those keys meanwhile. A waiter that is cancelled
+/// returns at once with `CancellationError`; work is cancelled only when every waiter of every
+/// key it computes has cancelled. Once work ends, the next request for its keys starts anew
+/// (results are not kept here).
 actor TaskCoalescer<Key: Hashable & Sendable, Value: Sendable> {
-    private final class Operation {
+    typealias Outcome = Result<Value, any Error>
+
+    /// One piece of work and how many of its keys still have waiters.
+    private final class Work {
         var task: Task<Void, Never>?
-        var waiters: [UInt64: CheckedContinuation<Value, any Error>] = [:]
+        var liveKeys: Int
+        init(liveKeys: Int) { self.liveKeys = liveKeys }
+    }
+
+    /// A caller of `values(for:)`: the results gathered so far and the keys still awaited.
+    private final class BatchWaiter {
+        var results: [Key: Outcome] = [:]
+        var remaining: Set<Key>
+        var continuation: CheckedContinuation<[Key: Outcome], Never>?
+        init(keys: Set<Key>, continuation: CheckedContinuation<[Key: Outcome], Never>) {
+            remaining = keys
+            self.continuation = continuation
+        }
+
+        func deliver(_ outcome: Outcome, for key: Key) {
+            guard remaining.remove(key) != nil else { return }
+            results[key] = outcome
+            if remaining.isEmpty {
+                continuation?.resume(returning: results)
+                continuation = nil
+            }
+        }
+    }
+
+    private enum Waiter {
+        case single(CheckedContinuation<Value, any Error>)
+        case batch(BatchWaiter)
+
+        func deliver(_ outcome: Outcome, for key: Key) {
+            switch self {
+            case .single(let continuation): continuation.resume(with: outcome)
+            case .batch(let waiter): waiter.deliver(outcome, for: key)
+            }
+        }
+    }
+
+    /// The waiters of one key in flight and the work computing it.
+    private final class Operation {
+        let work: Work
+        var waiters: [UInt64: Waiter] = [:]
+        init(work: Work) { self.work = work }
     }
 
     private var operations: [Key: Operation] = [:]
     private var nextWaiter: UInt64 = 0
 
-    /// Number of operations started so far (each ran `work` once).
+    /// Number of pieces of work started so far.
     private(set) var startedCount = 0
 
     /// Number of keys with work in flight.
@@ -21,49 +67,88 @@ actor TaskCoalescer<Key: Hashable & Sendable, Value: Sendable> {
 
     /// The result of `work` for `key`, shared with every concurrent caller of the same key.
     func value(for key: Key, work: @escaping @Sendable () async throws -> Value) async throws -> Value {
-        nextWaiter += 1
-        let waiter = nextWaiter
+        let waiter = newWaiter()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                if Task.isCancelled {
-                    continuation.resume(throwing: CancellationError())
-                    return
+                if Task.isCancelled { return continuation.resume(throwing: CancellationError()) }
+                if operations[key] == nil {
+                    start([key]) { _ in
+                        do { return [key: .success(try await work())] } catch { return [key: .failure(error)] }
+                    }
                 }
-                let operation = operations[key] ?? start(key, work)
-                operation.waiters[waiter] = continuation
+                operations[key]!.waiters[waiter] = .single(continuation)
             }
         } onCancel: {
-            Task { await self.cancel(waiter: waiter, key: key) }
+            Task { await self.cancel(waiter: waiter, keys: [key]) }
         }
     }
 
-    private func start(_ key: Key, _ work: @escaping @Sendable () async throws -> Value) -> Operation {
-        let operation = Operation()
-        operations[key] = operation
+    /// The results for `keys`: keys in flight are joined; the rest are computed by one call of
+    /// `work`, which is given them and must return a result for each (a missing one fails with
+    /// `CancellationError`). On cancellation, keys not yet done fail with `CancellationError`.
+    func values(
+        for keys: [Key], work: @escaping @Sendable ([Key]) async -> [Key: Outcome]
+    ) async -> [Key: Outcome] {
+        let unique = Array(Set(keys))
+        guard !unique.isEmpty else { return [:] }
+        let waiter = newWaiter()
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let batch = BatchWaiter(keys: Set(unique), continuation: continuation)
+                if Task.isCancelled {
+                    for key in unique { batch.deliver(.failure(CancellationError()), for: key) }
+                    return
+                }
+                let fresh = unique.filter { operations[$0] == nil }
+                if !fresh.isEmpty { start(fresh, work) }
+                for key in unique { operations[key]!.waiters[waiter] = .batch(batch) }
+            }
+        } onCancel: {
+            Task { await self.cancel(waiter: waiter, keys: unique) }
+        }
+    }
+
+    private func newWaiter() -> UInt64 {
+        nextWaiter += 1
+        return nextWaiter
+    }
+
+    /// Registers an operation for each of `keys` and starts one task computing them all.
+    private func start(_ keys: [Key], _ body: @escaping @Sendable ([Key]) async -> [Key: Outcome]) {
+        let work = Work(liveKeys: keys.count)
+        var started: [(Key, Operation)] = []
+        for key in keys {
+            let operation = Operation(work: work)
+            operations[key] = operation
+            started.append((key, operation))
+        }
         startedCount += 1
-        operation.task = Task {
-            let result: Result<Value, any Error>
-            do { result = .success(try await work()) } catch { result = .failure(error) }
-            self.finish(key, operation, result)
+        work.task = Task {
+            let results = await body(keys)
+            self.finish(started, results)
         }
-        return operation
     }
 
-    private func finish(_ key: Key, _ operation: Operation, _ result: Result<Value, any Error>) {
-        if operations[key] === operation { operations[key] = nil }
-        let waiters = operation.waiters.values
-        operation.waiters = [:]
-        for continuation in waiters { continuation.resume(with: result) }
+    private func finish(_ started: [(Key, Operation)], _ results: [Key: Outcome]) {
+        for (key, operation) in started {
+            if operations[key] === operation { operations[key] = nil }
+            let outcome = results[key] ?? .failure(CancellationError())
+            let waiters = operation.waiters.values
+            operation.waiters = [:]
+            for waiter in waiters { waiter.deliver(outcome, for: key) }
+        }
     }
 
-    private func cancel(waiter: UInt64, key: Key) {
-        guard let operation = operations[key], let continuation = operation.waiters.removeValue(forKey: waiter) else {
-            return
-        }
-        continuation.resume(throwing: CancellationError())
-        if operation.waiters.isEmpty {
-            operation.task?.cancel()
+    private func cancel(waiter: UInt64, keys: [Key]) {
+        for key in keys {
+            guard let operation = operations[key], let removed = operation.waiters.removeValue(forKey: waiter) else {
+                continue
+            }
+            removed.deliver(.failure(CancellationError()), for: key)
+            guard operation.waiters.isEmpty else { continue }
             operations[key] = nil
+            operation.work.liveKeys -= 1
+            if operation.work.liveKeys == 0 { operation.work.task?.cancel() }
         }
     }
 }

@@ -1,16 +1,19 @@
 import Dispatch
 import Foundation
 
-/// A `StreamingResampler` that, for large inputs on a machine with more than one core, runs on a
-/// queue of its own: the decoder copies its rows into chunks and goes on decoding while the
-/// previous chunks are resampled. Three chunks of `rowsPerChunk` rows at most exist at a time, so
-/// working memory stays a few rows whatever the image. Small inputs are resampled inline.
+/// Resamples one stream of rows to one or several outputs (`StreamingResampler` each), so that a
+/// source decoded once feeds every target. For large inputs on a machine with more than one core it
+/// runs on a queue of its own: the decoder copies its rows into chunks and goes on decoding while
+/// the previous chunks are resampled (to several outputs at once on every core). Three chunks of
+/// `rowsPerChunk` rows at most exist at a time, so working memory stays a few rows whatever the
+/// image. Small inputs are resampled inline.
 final class RowResampler: @unchecked Sendable {
-    /// Inputs with fewer pixels are resampled inline: the hand-over would cost more than it saves.
+    /// Inputs with fewer pixels (times outputs) are resampled inline: the hand-over would cost
+    /// more than it saves.
     static let concurrentThreshold = 1_000_000
     static let rowsPerChunk = 16
 
-    private var resampler: StreamingResampler
+    private var resamplers: [StreamingResampler]
     private let queue: DispatchQueue?
     private let freeChunks = DispatchSemaphore(value: 2)
     /// Three chunks of rows, one after another; the producer fills one while the queue reads another.
@@ -19,19 +22,26 @@ final class RowResampler: @unchecked Sendable {
     private var currentChunk = 0
     private var rowsInChunk = 0
     private let rowBytes: Int
-    /// Input rows the output needs (rows after the region are never pushed).
+    /// Input rows the outputs need (rows after every region are never pushed).
     private let rowsNeeded: Int
     private(set) var inputRowIndex = 0
 
-    init(inputSize: PixelSize, geometry: ResizeGeometry) {
-        resampler = StreamingResampler(inputSize: inputSize, geometry: geometry)
+    /// Prepares one output per geometry (at least one) for an input of `inputSize`.
+    init(inputSize: PixelSize, geometries: [ResizeGeometry]) {
+        precondition(!geometries.isEmpty, "a resampler needs an output")
+        resamplers = geometries.map { StreamingResampler(inputSize: inputSize, geometry: $0) }
         rowBytes = inputSize.width * 4
-        rowsNeeded = resampler.inputRowsNeeded
-        let concurrent = inputSize.area >= Self.concurrentThreshold && ProcessInfo.processInfo.activeProcessorCount > 1
+        rowsNeeded = resamplers.map(\.inputRowsNeeded).max()!
+        let work = inputSize.area * geometries.count
+        let concurrent = work >= Self.concurrentThreshold && ProcessInfo.processInfo.activeProcessorCount > 1
         queue = concurrent ? DispatchQueue(label: "imgcache.resampler") : nil
         chunks = concurrent
             ? UnsafeMutableRawPointer.allocate(byteCount: Self.chunkCount * Self.rowsPerChunk * rowBytes, alignment: 16)
             : nil
+    }
+
+    convenience init(inputSize: PixelSize, geometry: ResizeGeometry) {
+        self.init(inputSize: inputSize, geometries: [geometry])
     }
 
     /// Runs once every queued chunk is done: each queued block holds on to the resampler.
@@ -43,7 +53,7 @@ final class RowResampler: @unchecked Sendable {
         chunks! + index * Self.rowsPerChunk * rowBytes
     }
 
-    /// True once every input row the output needs has been pushed.
+    /// True once every input row the outputs need has been pushed.
     var isComplete: Bool { inputRowIndex >= rowsNeeded }
 
     /// Pushes the next input row (`inputSize.width x 4` bytes of straight-alpha RGBA8).
@@ -51,7 +61,7 @@ final class RowResampler: @unchecked Sendable {
         guard !isComplete else { return }
         inputRowIndex += 1
         guard queue != nil else {
-            resampler.push(row: row)
+            push(rows: row, count: 1, spreadOverCores: false)
             return
         }
         (chunk(currentChunk) + rowsInChunk * rowBytes).copyMemory(from: row, byteCount: rowBytes)
@@ -59,20 +69,42 @@ final class RowResampler: @unchecked Sendable {
         if rowsInChunk == Self.rowsPerChunk || isComplete { handOver() }
     }
 
-    /// The resampled bitmap, once every pushed row is resampled. Rows never pushed (a truncated
-    /// image) are handled as `StreamingResampler.finish` does.
-    func finish() -> Bitmap {
-        guard let queue else { return resampler.finish() }
+    /// The resampled bitmaps, one per geometry in order, once every pushed row is resampled. Rows
+    /// never pushed (a truncated image) are handled as `StreamingResampler.finish` does.
+    func finish() -> [Bitmap] {
+        guard let queue else { return finishAll() }
         if rowsInChunk > 0 { handOver() }
-        return queue.sync { resampler.finish() }
+        return queue.sync { finishAll() }
+    }
+
+    private func finishAll() -> [Bitmap] {
+        (0..<resamplers.count).map { resamplers[$0].finish() }
+    }
+
+    /// Pushes `count` consecutive rows to every output; with `spreadOverCores`, several outputs
+    /// are fed at once on every core.
+    private func push(rows: UnsafePointer<UInt8>, count: Int, spreadOverCores: Bool) {
+        let rowBytes = self.rowBytes
+        resamplers.withUnsafeMutableBufferPointer { resamplers in
+            // Each output is fed by one thread at a time; the rows are only read.
+            nonisolated(unsafe) let outputs = resamplers
+            nonisolated(unsafe) let rows = rows
+            let feed: @Sendable (Int) -> Void = { index in
+                for row in 0..<count { outputs[index].push(row: rows + row * rowBytes) }
+            }
+            if spreadOverCores && outputs.count > 1 {
+                DispatchQueue.concurrentPerform(iterations: outputs.count, execute: feed)
+            } else {
+                for index in outputs.indices { feed(index) }
+            }
+        }
     }
 
     /// Gives the filled chunk to the queue and waits until a chunk is free to fill next.
     private func handOver() {
         let index = currentChunk, rows = rowsInChunk
         queue!.async {
-            let base = self.chunk(index).assumingMemoryBound(to: UInt8.self)
-            for row in 0..<rows { self.resampler.push(row: base + row * self.rowBytes) }
+            self.push(rows: self.chunk(index).assumingMemoryBound(to: UInt8.self), count: rows, spreadOverCores: true)
             self.freeChunks.signal()
         }
         freeChunks.wait()

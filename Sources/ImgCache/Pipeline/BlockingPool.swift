@@ -1,0 +1,100 @@
+import Foundation
+import Synchronization
+
+/// Threads of the library's own for work that blocks: SQLite (which may wait for another
+/// process's lock), file reads and writes, fsync, decoding and encoding. An async caller suspends
+/// while a pool thread does the work, so none of it ever occupies a thread of Swift's cooperative
+/// executor, which a server shares with all its other tasks.
+///
+/// The pool has a fixed number of threads, started with it and ended when it is released; jobs
+/// wait in arrival order for a free thread. A job whose caller is cancelled before a thread takes
+/// it does not run.
+final class BlockingPool: Sendable {
+    /// Set by a caller's cancellation; a job not yet started is then skipped.
+    private final class CancellationFlag: Sendable {
+        let isSet = Atomic<Bool>(false)
+    }
+
+    private struct Job: Sendable {
+        let flag: CancellationFlag
+        /// Runs the work, or (when passed true) reports that it was skipped.
+        let body: @Sendable (_ cancelled: Bool) -> Void
+    }
+
+    /// Jobs in arrival order; the threads hold this, not the pool, so releasing the pool ends them.
+    private final class Queue: Sendable {
+        private struct State {
+            var jobs: [Job?] = []
+            var head = 0
+            var isClosed = false
+        }
+
+        private let state = Mutex(State())
+        private let pending = DispatchSemaphore(value: 0)
+
+        func push(_ job: Job) {
+            state.withLock { $0.jobs.append(job) }
+            pending.signal()
+        }
+
+        /// Wakes `threads` waiting threads so that they see the queue closed and end.
+        func close(threads: Int) {
+            state.withLock { $0.isClosed = true }
+            for _ in 0..<threads { pending.signal() }
+        }
+
+        /// The next job, waiting for one; nil once the queue is closed and empty.
+        func pop() -> Job? {
+            pending.wait()
+            return state.withLock { state in
+                guard state.head < state.jobs.count else { return nil }
+                let job = state.jobs[state.head]
+                state.jobs[state.head] = nil
+                state.head += 1
+                if state.head == state.jobs.count {
+                    state.jobs.removeAll(keepingCapacity: true)
+                    state.head = 0
+                }
+                return job
+            }
+        }
+    }
+
+    let threadCount: Int
+    private let queue = Queue()
+
+    /// Starts `threadCount` threads (at least 1) named `name-1`, `name-2`... as seen by a
+    /// debugger or `top -H`.
+    init(threadCount: Int, name: String) {
+        self.threadCount = max(1, threadCount)
+        for number in 1...self.threadCount {
+            let queue = self.queue
+            let thread = Thread {
+                while let job = queue.pop() { job.body(job.flag.isSet.load(ordering: .relaxed)) }
+            }
+            thread.name = "\(name)-\(number)"
+            thread.start()
+        }
+    }
+
+    deinit { queue.close(threads: threadCount) }
+
+    /// Runs `work` on a pool thread and returns its result. Throws `CancellationError` without
+    /// running `work` when the calling task is cancelled before a thread takes it.
+    func run<Result: Sendable>(_ work: @escaping @Sendable () throws -> Result) async throws -> Result {
+        let flag = CancellationFlag()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Result, any Error>) in
+                queue.push(Job(flag: flag) { cancelled in
+                    if cancelled {
+                        continuation.resume(throwing: CancellationError())
+                    } else {
+                        continuation.resume(with: Swift.Result { try work() })
+                    }
+                })
+            }
+        } onCancel: {
+            flag.isSet.store(true, ordering: .relaxed)
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+
+extension ImagePipeline {
+    /// Prepares `requests` concurrently (within the pipeline's limits) and stores each variant, so
+    /// that later `image(for:)` calls hit the disk cache, calling `progress` after each request with
+    /// the number done and its result. Requests for one URL are prepared together: the original is
+    /// fetched once and decoded once per DCT scale for all their targets. Variants already stored
+    /// are not decoded. Returns each request's summary (not its pixels, so memory stays bounded
+    /// however long the list), in the order of `requests`.
+    public func prefetch(
+        _ requests: [ImageRequest],
+        progress: @escaping @Sendable (Int, Result<ImageSummary, any Error>) -> Void = { _, _ in }
+    ) async -> [Result<ImageSummary, any Error>] {
+        var results = [Result<ImageSummary, any Error>?](repeating: nil, count: requests.count)
+        var done = 0
+        func finish(_ index: Int, _ result: Result<ImageSummary, any Error>) {
+            results[index] = result
+            done += 1
+            progress(done, result)
+        }
+        var groups: [String: [(index: Int, plan: Plan)]] = [:]
+        var order: [String] = []
+        for (index, request) in requests.enumerated() {
+            do {
+                let plan = try Plan(request, configuration)
+                if groups[plan.originalKey] == nil { order.append(plan.originalKey) }
+                groups[plan.originalKey, default: []].append((index, plan))
+            } catch {
+                finish(index, .failure(error))
+            }
+        }
+        // A window of URLs in flight, enough to keep every download and decode slot busy, rather
+        // than one task per URL: a list of thousands stays a few tasks at a time.
+        let window = max(1, configuration.maxConcurrentLoads + 2 * configuration.maxConcurrentDecodes)
+        await withTaskGroup(of: [Prefetched].self) { group in
+            var pending = order.makeIterator()
+            func startNext() {
+                guard let key = pending.next(), let members = groups[key] else { return }
+                group.addTask { await self.prefetchGroup(members) }
+            }
+            for _ in 0..<window { startNext() }
+            for await finished in group {
+                for item in finished { finish(item.index, item.result) }
+                startNext()
+            }
+        }
+        return results.map { $0! }
+    }
+
+    /// The summaries of requests for one URL, made ready together.
+    private func prefetchGroup(_ members: [(index: Int, plan: Plan)]) async -> [Prefetched] {
+        let start = DispatchTime.now()
+        let prepared = await variants(for: members.map(\.plan), keepsPixels: false)
+        let total = Self.seconds(since: start)
+        return members.map { member in
+            let result = prepared[member.plan.variantKey] ?? .failure(CancellationError())
+            return Prefetched(
+                index: member.index,
+                result: result.map { $0.summary(for: member.plan.request, scale: member.plan.scale, total: total, keepsBytes: false) })
+        }
+    }
+
+    /// One prefetch result and its request's place in the list. (A struct, not an `(Int, Result)`
+    /// tuple: Swift 6.3.1 at -O loses the tuple's Int when a task-group child returns it.)
+    private struct Prefetched: Sendable {
+        let index: Int
+        let result: Result<ImageSummary, any Error>
+    }
+}

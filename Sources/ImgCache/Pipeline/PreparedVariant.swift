@@ -1,0 +1,47 @@
+import Foundation
+
+/// A variant made ready for a request: its stored file (or bytes, when the server forbade
+/// storing), what it holds, and, when it was rendered for a caller that wants them, the pixels it
+/// was encoded from. A variant found in the cache carries no pixels: its headers tell its size.
+struct PreparedVariant: Sendable {
+    let format: ImageFormat
+    let pixelSize: PixelSize
+    let frameCount: Int
+    let byteCount: Int
+    /// The variant's file in the disk cache; nil when not stored.
+    let fileURL: URL?
+    /// The encoded bytes when not stored, else nil.
+    let unstoredData: Data?
+    /// Format and size of the original, when it was decoded for this variant.
+    let source: (format: ImageFormat, size: PixelSize)?
+    let cacheOutcome: CacheOutcome
+    let timings: ImageTimings
+    /// The pixels the variant was encoded from, when they were kept.
+    let image: DecodedImage?
+
+    /// Where the encoded bytes are.
+    var encoded: ImageSource {
+        if let fileURL { return .file(path: fileURL.path) }
+        return .data(unstoredData ?? Data())
+    }
+
+    /// This variant described for `request`, at `scale`, with the caller's total time; with
+    /// `keepsBytes` false, without the bytes of a variant that was not stored.
+    func summary(for request: ImageRequest, scale: Double, total: Double, keepsBytes: Bool = true) -> ImageSummary {
+        var timings = self.timings
+        timings.total = total
+        return ImageSummary(
+            request: request, pixelSize: pixelSize, frameCount: frameCount, scale: scale, format: format,
+            byteCount: byteCount, fileURL: fileURL, unstoredData: keepsBytes ? unstoredData : nil, source: source,
+            cacheOutcome: cacheOutcome, timings: timings)
+    }
+
+    /// A variant found in the cache: its headers, without decoding its pixels.
+    static func stored(_ entry: CacheEntry, outcome: CacheOutcome) throws -> PreparedVariant {
+        let inspection = try ImageDecoder.inspect(.file(path: entry.fileURL.path))
+        return PreparedVariant(
+            format: inspection.format, pixelSize: inspection.size, frameCount: inspection.frameCount,
+            byteCount: entry.byteCount, fileURL: entry.fileURL, unstoredData: nil, source: nil, cacheOutcome: outcome,
+            timings: ImageTimings(), image: nil)
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import TestSupport
+import XCTest
+@testable import ImgCache
+
+/// What the pipeline stores and how little work it does for it: the automatic format, files served
+/// without decoding, and one fetch and decode for many targets of one URL.
+final class ImagePipelineVariantTests: XCTestCase {
+    private var root: URL!
+
+    override func setUpWithError() throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("imgcache-variants-\(UUID().uuidString)")
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: root)
+    }
+
+    private func pipeline(_ loader: CountingLoader, root: URL? = nil) throws -> ImagePipeline {
+        var disk = DiskCache.Configuration(root: root ?? self.root)
+        disk.syncWrites = false
+        return try ImagePipeline(configuration: ImagePipeline.Configuration(dataLoader: loader, diskCache: disk))
+    }
+
+    private func url(_ name: String) -> URL { URL(string: "https://example.test/\(name)")! }
+
+    private func gif(frames: Int) throws -> Data {
+        let encoder = try GIFEncoder(size: PixelSize(width: 48, height: 48), loopCount: 0)
+        for index in 0..<frames {
+            try encoder.add(ImageFrame(bitmap: TestImages.scene(width: 48, height: 48, seed: UInt64(index)), delayCentiseconds: 4))
+        }
+        return try encoder.finish()
+    }
+
+    func testAutomaticFormatIsJPEGForOpaqueStillsPNGForTranslucentOnesAndGIFForAnimations() async throws {
+        let loader = CountingLoader()
+        loader.serve(url("opaque.png"), .init(data: try PNGEncoder.encode(TestImages.scene(width: 200, height: 100))))
+        loader.serve(url("alpha.png"), .init(data: try PNGEncoder.encode(TestImages.scene(width: 200, height: 100, translucent: true))))
+        loader.serve(url("anim.gif"), .init(data: try gif(frames: 5)))
+        loader.serve(url("still.gif"), .init(data: try gif(frames: 1)))
+        let pipeline = try pipeline(loader)
+        let target = ImageTarget.pixels(PixelSize(width: 40, height: 40))
+        let expected: [(String, ImageFormat, [UInt8], Int)] = [
+            ("opaque.png", .jpeg, [0xFF, 0xD8, 0xFF], 1), ("alpha.png", .png, [0x89, 0x50, 0x4E, 0x47], 1),
+            ("anim.gif", .gif, Array("GIF89a".utf8), 5), ("still.gif", .jpeg, [0xFF, 0xD8, 0xFF], 1),
+        ]
+        for (name, format, magic, frames) in expected {
+            let response = try await pipeline.image(for: ImageRequest(url: url(name), target: target))
+            XCTAssertEqual(response.format, format, name)
+            XCTAssertEqual(response.image.frames.count, frames, name)
+            let file = try XCTUnwrap(response.fileURL)
+            XCTAssertEqual(file.pathExtension, format.fileExtension, name)
+            XCTAssertEqual(Array(try Data(contentsOf: file).prefix(magic.count)), magic, name)
+        }
+        // An explicit still format keeps one frame of an animation: the response holds what is stored.
+        let png = try await pipeline.image(for: ImageRequest(url: url("anim.gif"), target: target, outputFormat: .png))
+        XCTAssertEqual(png.format, .png)
+        XCTAssertEqual(png.image.frames.count, 1)
+        XCTAssertEqual(png.summary.frameCount, 1)
+    }
+
+    func testPrepareReturnsAStoredVariantWithoutDecodingIt() async throws {
+        let loader = CountingLoader()
+        let source = url("alpha.png")
+        loader.serve(source, .init(data: try PNGEncoder.encode(TestImages.scene(width: 300, height: 200, translucent: true))))
+        let request = ImageRequest(url: source, target: .pixels(PixelSize(width: 90, height: 90)))
+        let first = try await pipeline(loader).prepare(request)
+        XCTAssertEqual(first.cacheOutcome, .network)
+        XCTAssertEqual(first.pixelSize, PixelSize(width: 90, height: 60))
+        let file = try XCTUnwrap(first.fileURL)
+        // Damage the pixel data behind the headers, keeping the size: only a decode would notice.
+        var bytes = try Data(contentsOf: file)
+        for index in 60..<bytes.count - 20 { bytes[index] ^= 0x5A }
+        try bytes.write(to: file)
+
+        let hit = try await pipeline(loader).prepare(request)
+        XCTAssertEqual(hit.cacheOutcome, .disk)
+        XCTAssertEqual(hit.pixelSize, PixelSize(width: 90, height: 60))
+        XCTAssertEqual(hit.frameCount, 1)
+        XCTAssertEqual(hit.format, .png)
+        XCTAssertEqual(hit.fileURL, file)
+        XCTAssertEqual(try Data(contentsOf: file), bytes, "served as it is: nothing decoded it")
+
+        // Asked for pixels, the pipeline decodes the file, finds the damage and renders it again.
+        let image = try await pipeline(loader).image(for: request)
+        XCTAssertEqual(image.cacheOutcome, .disk)
+        XCTAssertNotEqual(try Data(contentsOf: file), bytes)
+        XCTAssertEqual(try ImageDecoder.decode(.file(path: file.path)).frames, image.image.frames)
+        XCTAssertEqual(loader.loads, 1)
+    }
+
+    func testPrefetchOfOneURLAtManyTargetsFetchesOnceAndMatchesSingleRequests() async throws {
+        let loader = CountingLoader()
+        let source = url("photo.jpg")
+        loader.serve(source, .init(data: try JPEGEncoder.encode(TestImages.scene(width: 1600, height: 1200), quality: 90)))
+        let sizes = [(1600, 1200), (700, 700), (390, 300), (200, 200), (120, 90), (700, 700)]
+        let requests = sizes.map { size in
+            ImageRequest(url: source, target: .pixels(PixelSize(width: size.0, height: size.1)), contentMode: .crop)
+        }
+        let results = await (try pipeline(loader)).prefetch(requests)
+        XCTAssertEqual(loader.loads, 1, "one download for every target")
+        let summaries = try results.map { try $0.get() }
+        XCTAssertEqual(summaries.map(\.pixelSize), sizes.map { PixelSize(width: $0.0, height: $0.1) })
+        XCTAssertEqual(summaries[1].fileURL, summaries[5].fileURL, "the same target twice is one variant")
+
+        // Each variant is byte for byte what a request of its own makes.
+        let single = try pipeline(loader, root: root.appendingPathComponent("single"))
+        for (request, summary) in zip(requests, summaries) {
+            let alone = try await single.image(for: request)
+            XCTAssertEqual(try alone.encodedData(), try Data(contentsOf: XCTUnwrap(summary.fileURL)), "\(request.target!)")
+        }
+    }
+
+    func testPrefetchOfADamagedOriginalFailsEveryTargetAndStoresNothing() async throws {
+        let loader = CountingLoader()
+        let source = url("broken.jpg")
+        let jpeg = try JPEGEncoder.encode(TestImages.scene(width: 400, height: 300))
+        loader.serve(source, .init(data: jpeg.prefix(jpeg.count / 2)))
+        let requests = [100, 200, 300].map { ImageRequest(url: source, target: .pixels(PixelSize(width: $0, height: $0))) }
+        let results = await (try pipeline(loader)).prefetch(requests)
+        for result in results {
+            XCTAssertThrowsError(try result.get()) { error in
+                guard case .corruptImage(.jpeg, _)? = error as? ImgCacheError else { return XCTFail("\(error)") }
+            }
+        }
+        XCTAssertEqual(loader.loads, 1)
+        XCTAssertEqual(try DiskCache(configuration: DiskCache.Configuration(root: root)).entries().count, 0)
+    }
+}
