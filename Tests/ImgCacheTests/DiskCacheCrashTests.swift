@@ -54,8 +54,7 @@ final class DiskCacheCrashTests: XCTestCase {
     private func rawInconsistencies(_ root: URL) throws -> (rowsWithoutFiles: Int, filesWithoutRows: Int) {
         let folder = CacheFolder(root: root)
         let index = try CacheIndex(
-            path: folder.indexPath, dataFolder: URL(fileURLWithPath: folder.dataPath), lockTimeout: 10,
-            synchronousCommits: false)
+            path: folder.indexPath, dataFolder: URL(fileURLWithPath: folder.dataPath), lockTimeout: 10)
         defer { index.connection.close() }
         let rows = Set(try index.connection.read("test") { try index.allFiles() }.map(\.file))
         let files = Set(try folder.listData().keys)

@@ -23,19 +23,20 @@ final class CacheIndex {
     /// True when this open created the schema.
     private(set) var isNew = false
     private let dataFolder: URL
-    private let synchronousCommits: Bool
 
-    init(path: String, dataFolder: URL, lockTimeout: TimeInterval, synchronousCommits: Bool) throws {
+    init(path: String, dataFolder: URL, lockTimeout: TimeInterval) throws {
         connection = try SQLiteConnection(path: path, lockTimeout: lockTimeout)
         self.dataFolder = dataFolder
-        self.synchronousCommits = synchronousCommits
         let mode = try connection.read("enable WAL") {
             try connection.rows("PRAGMA journal_mode = WAL") { $0.text(0) }.first
         }
         guard mode?.lowercased() == "wal" else {
             throw ImgCacheError.cacheIndex(path: path, detail: "cannot use WAL journal mode (got \(mode ?? "nothing"))")
         }
-        try connection.execute("PRAGMA synchronous = \(synchronousCommits ? "FULL" : "NORMAL")")
+        // In WAL mode, NORMAL never corrupts the index: a power cut can only roll back the most
+        // recent commits, which were not flushed. The files they describe are flushed before
+        // their rename (see `DiskCache.store`), so no row ever describes a partial file.
+        try connection.execute("PRAGMA synchronous = NORMAL")
         isNew = try connection.writeTransaction("create schema") {
             let version = try connection.rows("PRAGMA user_version") { $0.integer(0) }.first ?? 0
             guard version <= Self.schemaVersion else {
@@ -142,11 +143,8 @@ final class CacheIndex {
     }
 
     /// Records reads in one transaction: each key's last access becomes the later of its stamp and the
-    /// stored one. Stamps need no durability, so the commit skips the flush to disk that
-    /// `synchronousCommits` asks of stores.
+    /// stored one.
     func stampAccesses(_ stamps: [String: Double]) throws {
-        if synchronousCommits { try connection.read("record accesses") { try connection.execute("PRAGMA synchronous = NORMAL") } }
-        defer { if synchronousCommits { try? connection.execute("PRAGMA synchronous = FULL") } }
         try connection.writeTransaction("record accesses") {
             for (key, time) in stamps {
                 try connection.run(

@@ -14,9 +14,13 @@ extension DiskCache {
         /// Entries not accessed for this long are removed by `removeExpired()` and `sweep()`; nil keeps
         /// them until evicted. Default 7 days.
         public var timeToLive: TimeInterval?
-        /// Whether `store` is durable across a power cut before it returns: the file is flushed before
-        /// its rename, the data folder after it, and the index commits with `synchronous = FULL`.
-        /// Without it a store is still atomic and survives a killed process. Default true.
+        /// Whether a power cut can never leave an entry whose file is partial: each file is flushed
+        /// to disk before it is renamed into place (one fsync a store; a second when it replaces a
+        /// file of the same name). The index commits with SQLite's `synchronous = NORMAL` in WAL
+        /// mode either way, so a power cut may lose the most recent entries (they become misses),
+        /// never corrupt the index or an entry. Without it a store is still atomic and survives a
+        /// killed process, but a power cut may leave a recent entry's file empty or partial.
+        /// Default true.
         public var syncWrites: Bool
         /// Whether `store` runs `sweep()` when the total goes over `sizeLimit`. Default true.
         public var sweepsWhenOverLimit: Bool

@@ -39,7 +39,7 @@ public final class DiskCache: Sendable {
         try folder.prepare()
         let index = try CacheIndex(
             path: folder.indexPath, dataFolder: URL(fileURLWithPath: folder.dataPath, isDirectory: true),
-            lockTimeout: configuration.lockTimeout, synchronousCommits: configuration.syncWrites)
+            lockTimeout: configuration.lockTimeout)
         let session = CacheIndex.Session(
             process: .current, instance: Self.instances.wrappingAdd(1, ordering: .relaxed).newValue)
         let someoneCrashed = try index.connection.writeTransaction("open") {
@@ -108,8 +108,10 @@ public final class DiskCache: Sendable {
     // MARK: Writing
 
     /// Stores `data` for `key`, replacing what was stored, and returns the new entry once the file is
-    /// in place and its row committed (and on disk when `syncWrites`). When the total goes over the
-    /// limit it sweeps, sparing the new entry.
+    /// in place and its row committed. With `syncWrites` the file is flushed to disk before its
+    /// rename (and the folder after the rename when it replaces a file of the same name), so that a
+    /// power cut can lose the entry but never leave its row describing other bytes. When the total
+    /// goes over the limit it sweeps, sparing the new entry.
     ///
     /// - Parameters:
     ///   - kind: `.original` (default) names the file after the URL path's extension of `key`;
@@ -148,8 +150,11 @@ public final class DiskCache: Sendable {
                     if let previous = try index.entry(for: key), previous.fileName != name {
                         folder.removeDataFile(previous.fileName)
                     }
+                    let replaces = folder.state(ofDataFile: name) != .missing
                     try folder.moveIntoPlace(temporary, name: name)
                     renamed = true
+                    // The rename must reach the disk before a row that could describe the old file.
+                    if replaces && configuration.syncWrites { try folder.syncData() }
                     try index.upsert(entry)
                     return (entry, try index.totals().bytes)
                 }
@@ -162,7 +167,6 @@ public final class DiskCache: Sendable {
             if state.stamps.isDue(at: committed.0.createdAt.timeIntervalSince1970) { try Self.flush(&state, index) }
             return committed
         }
-        if configuration.syncWrites { try folder.syncData() }
         if total > configuration.sizeLimit && configuration.sweepsWhenOverLimit {
             try sweep(sparingFrom: entry.lastAccessAt)
         }

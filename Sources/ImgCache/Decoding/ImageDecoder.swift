@@ -113,7 +113,7 @@ public enum ImageDecoder {
     ) throws -> ImageInfo {
         switch format {
         case .png: return try PNGDecoder.decode(input, targets: targets, onFrame: onFrame).info
-        case .jpeg: return try JPEGDecoder.decode(input, targets: targets, onFrame: onFrame)
+        case .jpeg: return try JPEGDecoder.decode(input, targets: targets, onFrame: onFrame).last!.info
         case .gif: return try GIFDecoder.decode(input, targets: targets, onFrame: onFrame)
         }
     }

@@ -43,21 +43,20 @@ enum JPEGDecoder {
     }
 
     /// Decodes once per DCT scale for several targets (which share their limits and flags): the
-    /// targets that need the same scale are resampled from one pass over the rows.
-    static func decode(_ input: SourceInput, targets: [DecodingOptions], onFrame: TargetFrameHandler) throws -> ImageInfo {
+    /// targets that need the same scale are resampled from one pass over the rows. Returns a report
+    /// per pass, finest scale first.
+    static func decode(_ input: SourceInput, targets: [DecodingOptions], onFrame: TargetFrameHandler) throws -> [Report] {
         let reader = try JPEGReader(input)
         try reader.readHeader()
         let orientation = try checkedOrientation(reader, targets[0])
         let groups = Dictionary(grouping: targets.indices) { index in
             scaleDenominator(reduction: targets[index].geometry(forStoredSize: reader.storedSize, orientation: orientation).reductionFactor)
         }
-        var info: ImageInfo?
-        for (offset, group) in groups.values.sorted(by: { $0[0] < $1[0] }).enumerated() {
+        return try groups.sorted(by: { $0.key < $1.key }).enumerated().map { offset, group in
             let groupReader = try offset == 0 ? reader : JPEGReader(input.rewound())
             if offset > 0 { try groupReader.readHeader() }
-            info = try decode(groupReader, targets: group.map { ($0, targets[$0]) }, onFrame: onFrame).info
+            return try decode(groupReader, targets: group.value.map { ($0, targets[$0]) }, onFrame: onFrame)
         }
-        return info!
     }
 
     /// The orientation to apply, once the stored size is checked against the limits.
