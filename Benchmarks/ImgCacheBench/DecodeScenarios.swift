@@ -14,6 +14,8 @@ extension Scenario {
     static let encodes: [Scenario] = [
         encoded("jpeg-6000x4000-fit-1014x474-encode-jpeg", "photo-6000x4000.jpg", .jpeg, PixelSize(width: 1014, height: 474)),
         encoded("png-rgba-4000x3000-fit-1014x474-encode-png", "rgba-4000x3000.png", .png, PixelSize(width: 1014, height: 474)),
+        // The work of one image of Benchmarks/throughput.sh's prefetch, without the network and the cache.
+        encoded("jpeg-1200x800-crop-510x510-encode-jpeg", "prefetch-1200x800/img-0000.jpg", .jpeg, mode: .crop),
     ]
 
     /// Decoding the first frames of `input` to fit 510x510, holding every kept frame; the run fails
@@ -28,14 +30,15 @@ extension Scenario {
         }
     }
 
-    /// Decoding `input` to fit `size` and encoding it as `format` in memory, as the CLI does: GIF
+    /// Decoding `input` to `size` (fit unless `mode` says otherwise) and encoding it as `format` in memory, as the CLI does: GIF
     /// frames stream into the encoder as they are decoded (8 at most); a still is encoded at the end
     /// with the encoders' defaults (JPEG quality 85, PNG zlib level 6).
-    static func encoded(_ name: String, _ input: String, _ format: ImageFormat, _ size: PixelSize = PixelSize(width: 510, height: 510))
-        -> Scenario
-    {
+    static func encoded(
+        _ name: String, _ input: String, _ format: ImageFormat, _ size: PixelSize = PixelSize(width: 510, height: 510),
+        mode: ContentMode = .fit
+    ) -> Scenario {
         Scenario(name: name, input: input) { path in
-            let options = DecodingOptions(targetSize: size, maxFrames: format == .gif ? 8 : 1)
+            let options = DecodingOptions(targetSize: size, contentMode: mode, maxFrames: format == .gif ? 8 : 1)
             var gif: GIFEncoder?
             var still: Bitmap?
             _ = try ImageDecoder.decode(.file(path: path), options: options) { frame, info in

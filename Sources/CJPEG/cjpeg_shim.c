@@ -183,7 +183,8 @@ int imgjpeg_encode(const uint8_t *pixels, int width, int height, int components,
     cinfo.image_width = (JDIMENSION)width;
     cinfo.image_height = (JDIMENSION)height;
     cinfo.input_components = components;
-    cinfo.in_color_space = components == 1 ? JCS_GRAYSCALE : JCS_RGB;
+    /* Four components are RGBA whose alpha libjpeg-turbo skips (JCS_EXT_RGBA). */
+    cinfo.in_color_space = components == 1 ? JCS_GRAYSCALE : components == 4 ? JCS_EXT_RGBA : JCS_RGB;
     jpeg_set_defaults(&cinfo);
     jpeg_set_quality(&cinfo, quality, TRUE);
     cinfo.optimize_coding = TRUE;

@@ -44,7 +44,7 @@ int imgjpeg_read_rows(imgjpeg_decoder *decoder, uint8_t **rows, int max_rows, in
 /* Ends decoding early or after the last row; never fails. */
 void imgjpeg_abort(imgjpeg_decoder *decoder);
 
-/* Encodes rows of RGB (components == 3) or gray (components == 1) as a baseline JPEG of the given
+/* Encodes rows of RGBA (components == 4, alpha ignored), RGB (3) or gray (1) as a baseline JPEG of the given
  * quality (1-100) with 4:2:0 chroma. On success *output is a malloc'd buffer the caller frees. */
 int imgjpeg_encode(const uint8_t *pixels, int width, int height, int components, int quality,
                    int progressive, unsigned char **output, unsigned long *output_size,

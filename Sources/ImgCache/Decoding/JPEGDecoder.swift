@@ -96,7 +96,8 @@ enum JPEGDecoder {
         try reader.start()
         // A progressive file is read whole by `start`: refuse a truncated one before any row.
         try checkComplete(reader, options: options, info: &info)
-        let resampler = RowResampler(inputSize: decoded, geometries: geometries)
+        // Every row libjpeg (or the CMYK conversion) writes has opaque alpha.
+        let resampler = RowResampler(inputSize: decoded, geometries: geometries, inputIsOpaque: true)
         let rowBytes = decoded.width * 4
         var rows = [UInt8](repeating: 0, count: rowBytes * reader.rowsPerRead)
         try rows.withUnsafeMutableBufferPointer { rows in

@@ -16,13 +16,15 @@ public enum JPEGEncoder {
         guard (1...100).contains(quality) else {
             throw ImgCacheError.invalidArgument("JPEG quality \(quality) is not in 1...100")
         }
-        let rgb = bitmap.isOpaque ? bitmap.rgbBytes() : bitmap.flattened(over: background)
+        // Opaque pixels go to libjpeg as RGBA (it skips the alpha byte); others are flattened first.
+        let opaque = bitmap.isOpaque
+        let pixels = opaque ? bitmap.pixels : bitmap.flattened(over: background)
         var output: UnsafeMutablePointer<UInt8>?
         var outputSize: UInt = 0
         var message = [CChar](repeating: 0, count: 256)
-        let status = rgb.withUnsafeBufferPointer { rgb in
+        let status = pixels.withUnsafeBufferPointer { pixels in
             imgjpeg_encode(
-                rgb.baseAddress, Int32(bitmap.width), Int32(bitmap.height), 3, Int32(quality), 0,
+                pixels.baseAddress, Int32(bitmap.width), Int32(bitmap.height), opaque ? 4 : 3, Int32(quality), 0,
                 &output, &outputSize, &message, message.count)
         }
         return try EncodedBuffer.take(output, count: Int(outputSize), status: status, message: message, format: .jpeg)

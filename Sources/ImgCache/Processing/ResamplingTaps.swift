@@ -6,6 +6,8 @@ struct ResamplingTaps {
     private let weightOffset: [Int32]
     private let weights: [Float]
     let outputLength: Int
+    /// The input pixels any column reads.
+    let inputRange: Range<Int>
 
     /// Output column `j` covers `[start + j x step, start + (j + 1) x step)` of the input, where
     /// `step = length / outputLength`; positions outside `0..<inputLength` are clamped to the edge.
@@ -43,30 +45,25 @@ struct ResamplingTaps {
         self.tapCount = tapCount
         self.weightOffset = weightOffset
         self.weights = weights
+        inputRange = Int(firstInput.first ?? 0)..<Int((firstInput.last ?? 0) + (tapCount.last ?? 0))
     }
 
-    /// Reduces one straight-alpha RGBA8 row to `outputLength` premultiplied pixels: each output pixel
-    /// is `(sum w x R x A, sum w x G x A, sum w x B x A, sum w x A)`.
-    func reduce(row: UnsafePointer<UInt8>, into output: UnsafeMutablePointer<Float>) {
-        let pixels = UnsafeRawPointer(row)
-        let sums = UnsafeMutableRawPointer(output)
+    /// Reduces one row of `inputLength` pixels (four float lanes each) to `outputLength` pixels,
+    /// handing each to `emit` with its column: output pixel j = sum of weight x input over its taps.
+    @inline(__always)
+    func reduce(_ input: UnsafePointer<SIMD4<Float>>, emit: (Int, SIMD4<Float>) -> Void) {
         firstInput.withUnsafeBufferPointer { firstInput in
             tapCount.withUnsafeBufferPointer { tapCount in
                 weightOffset.withUnsafeBufferPointer { weightOffset in
                     weights.withUnsafeBufferPointer { weights in
                         for column in 0..<outputLength {
                             var sum = SIMD4<Float>()
-                            var offset = Int(firstInput[column]) * 4
-                            var weight = weights.baseAddress! + Int(weightOffset[column])
-                            for _ in 0..<Int(tapCount[column]) {
-                                var pixel = SIMD4<Float>(pixels.loadUnaligned(fromByteOffset: offset, as: SIMD4<UInt8>.self))
-                                let coverage = weight.pointee * pixel[3]
-                                pixel[3] = 1
-                                sum += pixel * coverage
-                                offset += 4
-                                weight += 1
+                            let first = input + Int(firstInput[column])
+                            let weight = weights.baseAddress! + Int(weightOffset[column])
+                            for tap in 0..<Int(tapCount[column]) {
+                                sum += first[tap] * weight[tap]
                             }
-                            sums.storeBytes(of: sum, toByteOffset: column * 16, as: SIMD4<Float>.self)
+                            emit(column, sum)
                         }
                     }
                 }

@@ -26,10 +26,11 @@ final class RowResampler: @unchecked Sendable {
     private let rowsNeeded: Int
     private(set) var inputRowIndex = 0
 
-    /// Prepares one output per geometry (at least one) for an input of `inputSize`.
-    init(inputSize: PixelSize, geometries: [ResizeGeometry]) {
+    /// Prepares one output per geometry (at least one) for an input of `inputSize`;
+    /// `inputIsOpaque` promises that every pixel pushed has alpha 255.
+    init(inputSize: PixelSize, geometries: [ResizeGeometry], inputIsOpaque: Bool = false) {
         precondition(!geometries.isEmpty, "a resampler needs an output")
-        resamplers = geometries.map { StreamingResampler(inputSize: inputSize, geometry: $0) }
+        resamplers = geometries.map { StreamingResampler(inputSize: inputSize, geometry: $0, inputIsOpaque: inputIsOpaque) }
         rowBytes = inputSize.width * 4
         rowsNeeded = resamplers.map(\.inputRowsNeeded).max()!
         let work = inputSize.area * geometries.count

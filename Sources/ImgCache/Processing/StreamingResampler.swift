@@ -1,18 +1,24 @@
 /// A streaming, separable area filter (a box with fractional coverage) on premultiplied RGBA.
 ///
-/// Rows of straight-alpha RGBA8 are pushed top to bottom; each is reduced horizontally at once and
-/// added into a single accumulator row, which is emitted when the output row it feeds is complete.
-/// Working memory is a few rows of the output width plus one input row, whatever the input height.
-/// Each output pixel is the coverage-weighted mean of the input pixels under it, computed on
-/// premultiplied values and returned with straight alpha.
+/// Rows of straight-alpha RGBA8 are pushed top to bottom; each is added, weighed by the share of
+/// the output row it covers, into a single accumulator row at the input's width, and when an output
+/// row is complete the accumulator is reduced horizontally into it. Each input pixel is thus read
+/// once and each output pixel computed once. Working memory is two rows of the input width plus
+/// the output, whatever the input height. Each output pixel is the coverage-weighted mean of the
+/// input pixels under it, computed on premultiplied values and returned with straight alpha.
 struct StreamingResampler {
     let inputSize: PixelSize
     let outputSize: PixelSize
     private let horizontalTaps: ResamplingTaps
     private let isIdentity: Bool
+    /// Every input pixel is opaque: rows are added as they are, without multiplying alpha in.
+    private let inputIsOpaque: Bool
     private let regionTop: Double
     private let rowsPerOutputRow: Double
-    private var horizontalRow: [Float]
+    /// The current input row as premultiplied floats (translucent input only).
+    private var premultipliedRow: [Float]
+    /// The input rows under the current output row, premultiplied, each weighed by the share of
+    /// the output row it covers: 4 floats a pixel over the columns the taps read.
     private var accumulator: [Float]
     private var accumulatedWeight: Double = 0
     private var nextInputRow = 0
@@ -23,8 +29,10 @@ struct StreamingResampler {
     ///
     /// The input may be a uniformly reduced version of `geometry.sourceSize` (a JPEG decoded at 1/4,
     /// say): the source region is scaled by `inputSize / geometry.sourceSize` on each axis.
-    init(inputSize: PixelSize, geometry: ResizeGeometry) {
+    /// `inputIsOpaque` promises that every pixel pushed has alpha 255.
+    init(inputSize: PixelSize, geometry: ResizeGeometry, inputIsOpaque: Bool = false) {
         self.inputSize = inputSize
+        self.inputIsOpaque = inputIsOpaque
         self.outputSize = geometry.outputSize
         let factorX = Double(inputSize.width) / Double(geometry.sourceSize.width)
         let factorY = Double(inputSize.height) / Double(geometry.sourceSize.height)
@@ -34,8 +42,9 @@ struct StreamingResampler {
             length: geometry.sourceWidth * factorX, outputLength: outputSize.width)
         regionTop = geometry.sourceY * factorY
         rowsPerOutputRow = geometry.sourceHeight * factorY / Double(outputSize.height)
-        horizontalRow = isIdentity ? [] : [Float](repeating: 0, count: outputSize.width * 4)
-        accumulator = isIdentity ? [] : [Float](repeating: 0, count: outputSize.width * 4)
+        let rowFloats = isIdentity ? 0 : inputSize.width * 4
+        premultipliedRow = [Float](repeating: 0, count: inputIsOpaque ? 0 : rowFloats)
+        accumulator = [Float](repeating: 0, count: rowFloats)
         output = Bitmap(size: outputSize)
     }
 
@@ -63,13 +72,11 @@ struct StreamingResampler {
         }
         let top = Double(nextInputRow), bottom = top + 1
         guard bottom > rowStart(nextOutputRow) else { return }
-        horizontalRow.withUnsafeMutableBufferPointer { reduced in
-            horizontalTaps.reduce(row: row, into: reduced.baseAddress!)
-        }
+        if !inputIsOpaque { premultiply(row) }
         while !isComplete {
             let start = rowStart(nextOutputRow), end = rowEnd(nextOutputRow)
             let overlap = min(end, bottom) - max(start, top)
-            if overlap > 0 { accumulate(weight: overlap) }
+            if overlap > 0 { accumulate(row, weight: overlap) }
             guard end <= bottom + 1e-9 else { break }
             emitRow()
         }
@@ -92,50 +99,84 @@ struct StreamingResampler {
             : rowStart(row + 1)
     }
 
-    private mutating func accumulate(weight: Double) {
-        let w = SIMD4<Float>(repeating: Float(weight))
-        let width = outputSize.width
-        accumulatedWeight += weight
-        horizontalRow.withUnsafeBytes { reduced in
-            accumulator.withUnsafeMutableBytes { sum in
-                for offset in stride(from: 0, to: width * 16, by: 16) {
-                    let total = sum.loadUnaligned(fromByteOffset: offset, as: SIMD4<Float>.self)
-                        + w * reduced.loadUnaligned(fromByteOffset: offset, as: SIMD4<Float>.self)
-                    sum.storeBytes(of: total, toByteOffset: offset, as: SIMD4<Float>.self)
+    /// The floats of the columns the taps read.
+    private var columnFloats: Range<Int> {
+        horizontalTaps.inputRange.lowerBound * 4..<horizontalTaps.inputRange.upperBound * 4
+    }
+
+    /// Converts `row` to premultiplied floats `(R x A, G x A, B x A, A)` in `premultipliedRow`.
+    private mutating func premultiply(_ row: UnsafePointer<UInt8>) {
+        let columns = horizontalTaps.inputRange
+        premultipliedRow.withUnsafeMutableBufferPointer { floats in
+            floats.withMemoryRebound(to: SIMD4<Float>.self) { pixels in
+                for x in columns {
+                    let alpha = Float(row[x * 4 + 3])
+                    pixels[x] = SIMD4(Float(row[x * 4]) * alpha, Float(row[x * 4 + 1]) * alpha, Float(row[x * 4 + 2]) * alpha, alpha)
                 }
             }
         }
     }
 
-    /// Writes the accumulated row as straight-alpha RGBA8 and clears the accumulator.
-    private mutating func emitRow() {
-        let width = outputSize.width
-        let alphaScale = accumulatedWeight > 0 ? Float(1 / accumulatedWeight) : 0
-        let rowOffset = nextOutputRow * width * 4
-        accumulator.withUnsafeMutableBytes { sum in
-            output.pixels.withUnsafeMutableBytes { pixels in
-                for x in 0..<width {
-                    let premultiplied = sum.loadUnaligned(fromByteOffset: x * 16, as: SIMD4<Float>.self)
-                    let alpha = premultiplied[3]
-                    var straight = SIMD4<Float>()
-                    if alpha > 0 {
-                        straight = premultiplied * (1 / alpha)
-                        straight[3] = alpha * alphaScale
-                    }
-                    // Lane by lane: SIMD4's generic Float-to-integer initialisers are slow.
-                    let packed = Self.byte(straight[0]) | Self.byte(straight[1]) << 8
-                        | Self.byte(straight[2]) << 16 | Self.byte(straight[3]) << 24
-                    pixels.storeBytes(of: packed.littleEndian, toByteOffset: rowOffset + x * 4, as: UInt32.self)
+    /// Adds the current row, times `weight`, into the accumulator: the bytes as they are when the
+    /// input is opaque (alpha then sums to 255 x weight), else the premultiplied row.
+    private mutating func accumulate(_ row: UnsafePointer<UInt8>, weight: Double) {
+        let w = Float(weight)
+        let range = columnFloats
+        accumulatedWeight += weight
+        accumulator.withUnsafeMutableBufferPointer { sum in
+            if inputIsOpaque {
+                for index in range { sum[index] += w * Float(row[index]) }
+            } else {
+                premultipliedRow.withUnsafeBufferPointer { floats in
+                    for index in range { sum[index] += w * floats[index] }
                 }
-                sum.initializeMemory(as: Float.self, repeating: 0)
             }
+        }
+    }
+
+    /// Reduces the accumulator horizontally into the next output row, as straight-alpha RGBA8,
+    /// and clears it.
+    private mutating func emitRow() {
+        let alphaScale = accumulatedWeight > 0 ? Float(1 / accumulatedWeight) : 0
+        let rowOffset = nextOutputRow * outputSize.width * 4
+        let isOpaque = inputIsOpaque
+        let taps = horizontalTaps
+        let range = columnFloats
+        accumulator.withUnsafeMutableBufferPointer { sums in
+            output.pixels.withUnsafeMutableBytes { pixels in
+                let row = pixels.baseAddress! + rowOffset
+                sums.withMemoryRebound(to: SIMD4<Float>.self) { input in
+                    taps.reduce(input.baseAddress!) { x, sum in
+                        if isOpaque {
+                            // Each column's weights sum to 1; so do the rows' once scaled.
+                            Self.store(sum * alphaScale, at: row + x * 4)
+                        } else {
+                            let alpha = sum[3]
+                            var straight = SIMD4<Float>()
+                            if alpha > 0 {
+                                straight = sum * (1 / alpha)
+                                straight[3] = alpha * alphaScale
+                            }
+                            Self.store(straight, at: row + x * 4)
+                        }
+                    }
+                }
+            }
+            for index in range { sums[index] = 0 }
         }
         accumulatedWeight = 0
         nextOutputRow += 1
     }
 
-    /// `value` clamped to 0...255 and rounded to the nearest whole number, as a UInt32. Adding
-    /// 1.5 x 2^23 leaves the rounded value in the low mantissa bits: no conversion check needed.
+    /// Stores `value`'s four lanes, clamped to 0...255 and rounded to the nearest whole number, as
+    /// four bytes.
+    @inline(__always)
+    private static func store(_ value: SIMD4<Float>, at pointer: UnsafeMutableRawPointer) {
+        let packed = byte(value[0]) | byte(value[1]) << 8 | byte(value[2]) << 16 | byte(value[3]) << 24
+        pointer.storeBytes(of: packed.littleEndian, as: UInt32.self)
+    }
+
+    /// Adding 1.5 x 2^23 leaves the rounded value in the low mantissa bits: no conversion check needed.
     @inline(__always)
     private static func byte(_ value: Float) -> UInt32 {
         (min(max(value, 0), 255) + 12_582_912).bitPattern & 0xFF
