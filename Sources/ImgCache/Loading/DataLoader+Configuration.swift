@@ -28,13 +28,24 @@ extension DataLoader {
         /// Whether `file://` URLs are read from the local disk, under the same byte limit, with
         /// `defaultTTL` freshness and no validators. Default false: only http and https load.
         public var allowsFileURLs = false
-        /// Whether a connection stays open for the next request to the same host. Default false:
-        /// every request says `Connection: close`. With Debian 12's libcurl (7.88), a server that
-        /// sends more body than its `Content-Length` leaves the excess on a reused connection,
-        /// where it is read as the next response, so one broken server response could poison
-        /// the cache entry of another URL. Turn on for trusted servers to save a TCP (and TLS)
-        /// handshake per request.
-        public var reusesConnections = false
+        /// Whether requests share connections. Default true: one URLSession serves the loader, and
+        /// libcurl keeps a connection open for the next request to the same scheme, host and port
+        /// (HTTP/1.1 keep-alive), which saves a TCP (and TLS) handshake per request.
+        ///
+        /// A response is read only as far as its framing says, and an attempt whose framing went
+        /// wrong (no response could be read, say because bytes left by the response before it were
+        /// read instead; a body shorter or longer than its `Content-Length`; an error in the middle
+        /// of it) retires the session with every connection it holds: that attempt, if `retryPolicy`
+        /// allows, and every later one run on a new session. Bytes past a response's declared end
+        /// that arrive with its last bytes make libcurl close the connection. The limit: Debian 12's
+        /// libcurl (7.88) does not notice bytes that arrive later on an idle connection, so a whole
+        /// forged response a server sends there is read as its answer to the next request to the
+        /// same scheme, host and port. It can only answer that server's own URLs, which it could
+        /// answer with any bytes anyway; a request to another server never sees it.
+        ///
+        /// False gives each attempt a URLSession (so a connection) of its own and sends
+        /// `Connection: close`: no response can ever be read as the answer to another request.
+        public var reusesConnections = true
         /// The `User-Agent` header. Default "imgcache".
         public var userAgent = "imgcache"
 
