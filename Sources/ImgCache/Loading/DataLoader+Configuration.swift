@@ -30,18 +30,21 @@ extension DataLoader {
         public var allowsFileURLs = false
         /// Whether requests share connections. Default true: one URLSession serves the loader, and
         /// libcurl keeps a connection open for the next request to the same scheme, host and port
-        /// (HTTP/1.1 keep-alive), which saves a TCP (and TLS) handshake per request.
+        /// (HTTP/1.1 keep-alive, or HTTP/2 where it is negotiated over TLS), which saves a TCP (and
+        /// TLS) handshake per request.
         ///
-        /// A response is read only as far as its framing says, and an attempt whose framing went
-        /// wrong (no response could be read, say because bytes left by the response before it were
-        /// read instead; a body shorter or longer than its `Content-Length`; an error in the middle
-        /// of it) retires the session with every connection it holds: that attempt, if `retryPolicy`
-        /// allows, and every later one run on a new session. Bytes past a response's declared end
-        /// that arrive with its last bytes make libcurl close the connection. The limit: Debian 12's
-        /// libcurl (7.88) does not notice bytes that arrive later on an idle connection, so a whole
-        /// forged response a server sends there is read as its answer to the next request to the
-        /// same scheme, host and port. It can only answer that server's own URLs, which it could
-        /// answer with any bytes anyway; a request to another server never sees it.
+        /// A response is read only as far as its framing says, and bytes past its end that libcurl
+        /// reads with its headers make it close the connection. An attempt whose framing went wrong
+        /// (no response could be read, say because bytes left after an earlier response came
+        /// instead; a body shorter or longer than its `Content-Length`; an error in the middle of
+        /// it) retires the session with every connection it holds: that attempt, when
+        /// `retryPolicy` allows, and every later one run on a new session. The limit: Debian 12's
+        /// libcurl (7.88) reads a body no further than its `Content-Length` once the headers are
+        /// in, and does not look for bytes waiting on an idle connection, so other bytes a server
+        /// sends past a response's end wait there for the next request to the same scheme, host
+        /// and port: bytes that are no HTTP fail that attempt (retried as above), but a whole
+        /// forged response is read as its answer. It can only answer that server's own URLs, which
+        /// the server could answer with any bytes anyway; a request to another server never sees it.
         ///
         /// False gives each attempt a URLSession (so a connection) of its own and sends
         /// `Connection: close`: no response can ever be read as the answer to another request.
