@@ -54,11 +54,15 @@ final class DataLoaderTransferFaultTests: FaultServerTestCase {
     func testBodyLongerThanItsContentLengthNeverReachesTheNextResponse() async throws {
         let loader = loader()
         let (lie, _) = try await load("/lie", with: loader)
-        // Only the declared bytes are read; what follows them on the connection is dropped.
+        // Only the declared bytes are read; what follows them on the connection is dropped with it.
         XCTAssertEqual(lie.data, Data(repeating: UInt8(ascii: "a"), count: 1000))
         let (next, elapsed) = try await load("/ok.jpg", with: loader)
         XCTAssertEqual(next.data, server.image)
+        XCTAssertEqual(next.attempts, 1)
         XCTAssertLessThan(elapsed, 2)
+        let lying = try await server.connections("/lie")
+        let connections = try await server.connections("/ok.jpg")
+        XCTAssertNotEqual(connections, lying, "the next request came over a new connection")
     }
 
     func testEndlessBodyIsCutOffAtTheByteLimit() async throws {

@@ -11,9 +11,10 @@ final class FaultServer {
     /// The JPEG served at /ok.jpg and by every path that ends in success.
     let image: Data
 
-    init() throws {
+    /// - Parameter seed: tells the served image apart from another server's. Default 0.
+    init(seed: UInt8 = 0) throws {
         let folder = try ServerProcess.temporaryFolder("imgcache-fault-server")
-        image = try TestImage.jpeg()
+        image = try TestImage.jpeg(seed: seed)
         try image.write(to: folder.appendingPathComponent("ok.jpg"))
         let script = URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent().deletingLastPathComponent()
@@ -41,8 +42,14 @@ final class FaultServer {
 
     /// How many requests the server has seen for `path` (the query left out).
     func count(_ path: String) async throws -> Int {
-        let (data, _) = try await URLSession.shared.data(from: url("/_count" + path))
-        return Int(String(decoding: data, as: UTF8.self))!
+        try await connections(path).count
+    }
+
+    /// The serial numbers (from 1, in the order the server accepted them) of the connections the
+    /// requests for `path` (the query left out) came over, one per request, in order.
+    func connections(_ path: String) async throws -> [Int] {
+        let (data, _) = try await URLSession.shared.data(from: url("/_connections" + path))
+        return String(decoding: data, as: UTF8.self).split(separator: " ").map { Int($0)! }
     }
 
     /// How the last /endless ended: the body bytes the server wrote and when the client closed

@@ -4,21 +4,30 @@
     fault_server.py --root DIR --port-file FILE [--port N]
 
 Serves the files in DIR at /<name> and the fault paths below; binds port N (default 0: any free
-port) and, once listening, writes the port number to FILE (atomically, by rename). Every request
-is counted by its path without the query; GET /_count/<path> answers that count as plain text.
+port) and, once listening, writes the port number to FILE (atomically, by rename). Connections are
+numbered from 1 as they are accepted, and every request is recorded under its path without the
+query with the number of the connection it came over: GET /_connections/<path> answers those
+numbers in order, separated by spaces, as plain text (one per request; empty for none).
 
     /404, /500              always that status
     /flaky                  500 twice, then the image (ok.jpg)
     /429?after=S[&form=date] 429 with Retry-After: S seconds (or an HTTP-date S seconds ahead)
                             on the first request, then the image
     /stall                  reads the request, never answers
+    /delay?seconds=S        the image after S seconds (default 0.2)
     /slow?interval=T&bytes=N headers with Content-Length N, then one byte every T seconds
     /truncated              Content-Length 10000, sends 3000 bytes, closes
     /reset                  closes the connection with a TCP reset before answering
     /redirect-loop          302 to itself
     /redirects/N            302 to /redirects/N-1; /redirects/0 is the image
     /redirect-to?url=U      302 to U (for non-http schemes)
-    /lie                    Content-Length 1000, sends 2000 bytes on a kept-alive connection
+    /lie                    Content-Length 1000, then 2000 bytes (a forged response among them) on a
+                            kept-alive connection, headers and body in one write
+    /lie-late               the image, then 100 ms later junk that is no HTTP response on the same
+                            kept-alive connection (libcurl reads no further than Content-Length once
+                            the headers are in, so the junk waits there for the next request)
+    /forge-late             the image, then 100 ms later a whole forged response on the same
+                            kept-alive connection: Content-Length 5, body "wrong"
     /endless[?rate=B]       a chunked body that never ends (at B bytes a second); GET /_endless
                             answers "<bytes sent> <unix time the client closed>", or "running"
     /big?length=N           Content-Length N, then nothing for 10 s, then zeros
@@ -33,6 +42,7 @@ is counted by its path without the query; GET /_count/<path> answers that count 
 import argparse
 import email.utils
 import gzip
+import itertools
 import os
 import signal
 import socket
@@ -43,17 +53,20 @@ import time
 import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-COUNTS = {}
-COUNTS_LOCK = threading.Lock()
+# Path -> the numbers of the connections its requests came over, in order.
+REQUESTS = {}
+CONNECTIONS = itertools.count(1)
+LOCK = threading.Lock()
 # How the last /endless ended: body bytes written, and when the client closed the connection.
 ENDLESS = {}
 ROOT = "."
 
 
-def count(path):
-    with COUNTS_LOCK:
-        COUNTS[path] = COUNTS.get(path, 0) + 1
-        return COUNTS[path]
+def record(path, connection):
+    """Records a request for path over connection; returns how many path has had, this one included."""
+    with LOCK:
+        REQUESTS.setdefault(path, []).append(connection)
+        return len(REQUESTS[path])
 
 
 def http_date(seconds):
@@ -63,6 +76,11 @@ def http_date(seconds):
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     server_version = "fault_server"
+
+    def setup(self):
+        super().setup()
+        with LOCK:
+            self.connection_number = next(CONNECTIONS)
 
     def log_message(self, format, *args):
         pass
@@ -86,14 +104,14 @@ class Handler(BaseHTTPRequestHandler):
         url = urllib.parse.urlsplit(self.path)
         path, query = url.path, dict(urllib.parse.parse_qsl(url.query))
         if path == "/_endless":
-            with COUNTS_LOCK:
+            with LOCK:
                 report = "%d %f" % (ENDLESS["sent"], ENDLESS["closed"]) if ENDLESS else "running"
             return self.answer(200, report.encode(), [("Content-Type", "text/plain")])
-        if path.startswith("/_count/"):
-            with COUNTS_LOCK:
-                n = COUNTS.get(path[len("/_count"):], 0)
-            return self.answer(200, str(n).encode(), [("Content-Type", "text/plain")])
-        n = count(path)
+        if path.startswith("/_connections/"):
+            with LOCK:
+                numbers = REQUESTS.get(path[len("/_connections"):], [])
+            return self.answer(200, " ".join(map(str, numbers)).encode(), [("Content-Type", "text/plain")])
+        n = record(path, self.connection_number)
         route = getattr(self, "route_" + path.strip("/").split("/")[0].replace("-", "_"), None)
         if route is not None:
             return route(path, query, n)
@@ -124,6 +142,10 @@ class Handler(BaseHTTPRequestHandler):
     def route_stall(self, path, query, n):
         time.sleep(30)
         self.close_connection = True
+
+    def route_delay(self, path, query, n):
+        time.sleep(float(query.get("seconds", "0.2")))
+        self.answer(200, self.image())
 
     def route_slow(self, path, query, n):
         interval, length = float(query.get("interval", "5")), int(query.get("bytes", "100"))
@@ -162,10 +184,23 @@ class Handler(BaseHTTPRequestHandler):
         self.answer(302, b"", [("Location", query["url"])])
 
     def route_lie(self, path, query, n):
-        self.send_response(200)
-        self.send_header("Content-Length", "1000")
-        self.end_headers()
-        self.wfile.write(b"a" * 1000 + b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nwrong" + b"b" * 954)
+        # One write, so that the client reads the excess with the headers.
+        self.wfile.write(b"HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n" + b"a" * 1000
+                         + b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nwrong" + b"b" * 954)
+
+    def route_lie_late(self, path, query, n):
+        self.answer_then_late(b"junk that is no HTTP response\r\n\r\n")
+
+    def route_forge_late(self, path, query, n):
+        self.answer_then_late(b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nwrong")
+
+    def answer_then_late(self, late):
+        """The image, correctly framed, then `late` 100 ms later on the same kept-alive connection."""
+        self.answer(200, self.image())
+        self.wfile.flush()
+        time.sleep(0.1)
+        self.wfile.write(late)
+        self.wfile.flush()
 
     def route_endless(self, path, query, n):
         rate = float(query.get("rate", "0"))
@@ -182,7 +217,7 @@ class Handler(BaseHTTPRequestHandler):
                 if rate > 0:
                     time.sleep(max(0, start + sent / rate - time.monotonic()))
         except OSError:
-            with COUNTS_LOCK:
+            with LOCK:
                 ENDLESS.update(sent=sent, closed=time.time())
 
     def route_big(self, path, query, n):

@@ -9,6 +9,10 @@ struct AttemptFailure: Error {
     var isRetryable: Bool
     /// The server's `Retry-After`, in seconds, when it sent one.
     var retryAfter: TimeInterval?
+    /// URLSession ended the attempt in failure by itself: no response could be read, or its body
+    /// was shorter or longer than its `Content-Length`, or broke off. Whatever else the connection
+    /// (or another to the same server) holds may answer no request, so the session is retired.
+    var isFramingAnomaly = false
 
     /// A status that is not a success: 429 and 5xx may pass, every other status will not.
     static func status(_ code: Int, url: URL, headers: [String: String]) -> AttemptFailure {
@@ -45,6 +49,11 @@ struct AttemptFailure: Error {
         case .notConnectedToInternet, .cannotLoadFromNetwork, .resourceUnavailable, .badServerResponse,
              .zeroByteResource, .cannotParseResponse:
             return .connection(url, error.localizedDescription)
+        case .unsupportedURL:
+            // libcurl's CURLE_UNSUPPORTED_PROTOCOL: only http and https URLs reach URLSession, so
+            // this is a reply that is no HTTP ("Received HTTP/0.9 when not allowed"), such as
+            // bytes a previous response left on a reused connection.
+            return .connection(url, "not an HTTP response (\(error.localizedDescription))")
         default:
             return .permanent(url, error.localizedDescription)
         }

@@ -28,13 +28,27 @@ extension DataLoader {
         /// Whether `file://` URLs are read from the local disk, under the same byte limit, with
         /// `defaultTTL` freshness and no validators. Default false: only http and https load.
         public var allowsFileURLs = false
-        /// Whether a connection stays open for the next request to the same host. Default false:
-        /// every request says `Connection: close`. With Debian 12's libcurl (7.88), a server that
-        /// sends more body than its `Content-Length` leaves the excess on a reused connection,
-        /// where it is read as the next response, so one broken server response could poison
-        /// the cache entry of another URL. Turn on for trusted servers to save a TCP (and TLS)
-        /// handshake per request.
-        public var reusesConnections = false
+        /// Whether requests share connections. Default true: one URLSession serves the loader, and
+        /// libcurl keeps a connection open for the next request to the same scheme, host and port
+        /// (HTTP/1.1 keep-alive, or HTTP/2 where it is negotiated over TLS), which saves a TCP (and
+        /// TLS) handshake per request.
+        ///
+        /// A response is read only as far as its framing says, and bytes past its end that libcurl
+        /// reads with its headers make it close the connection. An attempt whose framing went wrong
+        /// (no response could be read, say because bytes left after an earlier response came
+        /// instead; a body shorter or longer than its `Content-Length`; an error in the middle of
+        /// it) retires the session with every connection it holds: that attempt, when
+        /// `retryPolicy` allows, and every later one run on a new session. The limit: Debian 12's
+        /// libcurl (7.88) reads a body no further than its `Content-Length` once the headers are
+        /// in, and does not look for bytes waiting on an idle connection, so other bytes a server
+        /// sends past a response's end wait there for the next request to the same scheme, host
+        /// and port: bytes that are no HTTP fail that attempt (retried as above), but a whole
+        /// forged response is read as its answer. It can only answer that server's own URLs, which
+        /// the server could answer with any bytes anyway; a request to another server never sees it.
+        ///
+        /// False gives each attempt a URLSession (so a connection) of its own and sends
+        /// `Connection: close`: no response can ever be read as the answer to another request.
+        public var reusesConnections = true
         /// The `User-Agent` header. Default "imgcache".
         public var userAgent = "imgcache"
 

@@ -8,14 +8,14 @@ import FoundationNetworking
 /// time-outs, at most five redirects, and retries with back-off for failures that may pass.
 ///
 /// It keeps no cache of its own (URLSession's cache and cookies are off): it reports validators and
-/// freshness, and answers a request with validators by a conditional GET. Each attempt gets a
-/// fresh connection from a URLSession of its own, unless `reusesConnections` is on: then one
-/// URLSession serves the loader, invalidated when the loader goes away.
+/// freshness, and answers a request with validators by a conditional GET. By default its requests
+/// share one URLSession, whose connections stay open for the next request to the same server; an
+/// attempt whose response was not framed as it said (no response, a body shorter or longer than
+/// its `Content-Length`, an error in the middle of it) retires that session and its connections,
+/// and is retried on a new one when the retry policy allows. See `Configuration.reusesConnections`.
 public final class DataLoader: DataLoading {
     public let configuration: Configuration
-    /// The session of every attempt when connections are reused.
-    private let sharedSession: URLSession?
-    private let delegate = SessionDelegate()
+    private let sessions: LoaderSessions
     private let sleep: @Sendable (Duration) async throws -> Void
 
     /// - Parameters:
@@ -27,13 +27,7 @@ public final class DataLoader: DataLoading {
     ) {
         self.configuration = configuration
         self.sleep = sleep
-        sharedSession = configuration.reusesConnections ? Self.makeSession(configuration, delegate: delegate) : nil
-    }
-
-    /// Lets abandoned transfers end by themselves: cancelling one that waits for a redirect
-    /// decision traps in FoundationNetworking (see `Transfer`).
-    deinit {
-        sharedSession?.finishTasksAndInvalidate()
+        sessions = LoaderSessions(configuration: configuration)
     }
 
     public func load(_ request: DataRequest) async throws -> DataResponse {
@@ -72,6 +66,7 @@ public final class DataLoader: DataLoading {
     }
 
     /// One attempt: a data task under the watch of a `Transfer`, cancelled with the calling task.
+    /// An attempt whose framing went wrong retires the shared session.
     private func perform(_ request: DataRequest, deadline: ContinuousClock.Instant) async throws -> Transfer.Received {
         let limits = Transfer.Limits(
             maxBytes: configuration.maxBytes, maxRedirects: configuration.maxRedirects,
@@ -81,22 +76,28 @@ public final class DataLoader: DataLoading {
         var urlRequest = URLRequest(url: request.url)
         if let etag = request.validators.etag { urlRequest.setValue(etag, forHTTPHeaderField: "If-None-Match") }
         if let date = request.validators.lastModified { urlRequest.setValue(date, forHTTPHeaderField: "If-Modified-Since") }
-        let session = sharedSession ?? Self.makeSession(configuration, delegate: delegate)
         let watch = Task { await transfer.watchTimeouts() }
+        var session: URLSession?
+        var retiring = false
         defer {
             watch.cancel()
-            if session !== sharedSession { session.finishTasksAndInvalidate() }
+            if let session { sessions.attemptEnded(on: session, retiring: retiring) }
         }
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                transfer.start(continuation: continuation) {
-                    let task = session.dataTask(with: urlRequest)
-                    delegate.register(transfer, for: task)
-                    return task
+        do {
+            return try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { continuation in
+                    transfer.start(continuation: continuation) {
+                        let (task, taskSession) = sessions.dataTask(with: urlRequest, for: transfer)
+                        session = taskSession
+                        return task
+                    }
                 }
+            } onCancel: {
+                transfer.fail(CancellationError())
             }
-        } onCancel: {
-            transfer.fail(CancellationError())
+        } catch let failure as AttemptFailure where failure.isFramingAnomaly {
+            retiring = true
+            throw failure
         }
     }
 

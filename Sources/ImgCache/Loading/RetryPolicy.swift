@@ -4,8 +4,9 @@ import Foundation
 /// jitter, and the server's `Retry-After` honoured.
 ///
 /// Only failures that may pass are retried: connection failures (refused, reset, lost, DNS, a
-/// truncated body), 5xx statuses and 429 Too Many Requests. Other 4xx statuses, time-outs, too
-/// many redirects and bodies over the byte limit fail at once.
+/// reply that is no HTTP, a body shorter or longer than its `Content-Length`), 5xx statuses and
+/// 429 Too Many Requests. Other 4xx statuses, time-outs, too many redirects and bodies over the
+/// byte limit fail at once.
 public struct RetryPolicy: Sendable, Hashable {
     /// Attempts in all, the first included; 1 never retries. Default 3.
     public var maxAttempts: Int

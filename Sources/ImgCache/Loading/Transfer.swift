@@ -205,7 +205,8 @@ final class Transfer: Sendable {
         }
     }
 
-    /// The data task ended, with `error` from URLSession or without one.
+    /// The data task ended, with `error` from URLSession or without one. A failure found here
+    /// (no response, a body cut short, too long or broken off) is a framing anomaly.
     func complete(_ error: Error?) {
         typealias Outcome = (Result<Received, AttemptFailure>, CheckedContinuation<Received, Error>?)
         let outcome: Outcome? = state.withLock { state in
@@ -231,9 +232,13 @@ final class Transfer: Sendable {
             return (.success(received), state.continuation)
         }
         switch outcome {
-        case (.success(let received), let continuation)?: continuation?.resume(returning: received)
-        case (.failure(let failure), _)?: fail(failure)
-        case nil: break
+        case (.success(let received), let continuation)?:
+            continuation?.resume(returning: received)
+        case (.failure(var failure), _)?:
+            failure.isFramingAnomaly = true
+            fail(failure)
+        case nil:
+            break
         }
     }
 
@@ -248,6 +253,6 @@ final class Transfer: Sendable {
         if received.data.count < declared {
             return .connection(received.url, "truncated body: \(received.data.count) of \(declared) bytes")
         }
-        return .permanent(received.url, "body of \(received.data.count) bytes is longer than its Content-Length \(declared)")
+        return .connection(received.url, "body of \(received.data.count) bytes is longer than its Content-Length \(declared)")
     }
 }
