@@ -11,7 +11,7 @@ final class FetchCommandTests: XCTestCase {
     override func setUp() async throws {
         nginx = try NginxServer()
         cacheDirectory = try ServerProcess.temporaryFolder("imgcache-fetch-cache")
-        try FileManager.default.createDirectory(at: nginx.root.appendingPathComponent("short"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: nginx.root.appendingPathComponent("three-seconds"), withIntermediateDirectories: true)
     }
 
     override func tearDown() async throws {
@@ -27,9 +27,10 @@ final class FetchCommandTests: XCTestCase {
     }
 
     func testWidgetFetchIsPixelExactThenAHitThenRevalidatedAfterTheTTL() throws {
-        try TestImage.jpeg(width: 1200, height: 800).write(to: nginx.root.appendingPathComponent("short/x.jpg"))
+        try TestImage.jpeg(width: 1200, height: 800).write(to: nginx.root.appendingPathComponent("three-seconds/x.jpg"))
         let widget = ["--device", "iPhone 16 Pro", "--widget", "medium"]
-        let first = try fetch("/short/x.jpg", widget)
+        let first = try fetch("/three-seconds/x.jpg", widget)
+        let served = Date()
         XCTAssertEqual(first["pixels"] as? [String: Int], ["width": 1032, "height": 486])
         XCTAssertEqual(first["points"] as? [String: Double], ["width": 344, "height": 162])
         XCTAssertEqual(first["scale"] as? Double, 3)
@@ -38,14 +39,14 @@ final class FetchCommandTests: XCTestCase {
         XCTAssertEqual(try ImageDecoder.inspect(.file(path: path)).size, PixelSize(width: 1032, height: 486))
         XCTAssertEqual(try nginx.accessLog(count: 1).map(\.status), [200])
 
-        let second = try fetch("/short/x.jpg", widget)
+        let second = try fetch("/three-seconds/x.jpg", widget)
         XCTAssertEqual(second["cache"] as? String, "disk")
         XCTAssertEqual(second["path"] as? String, path)
         Thread.sleep(forTimeInterval: 0.3)
         XCTAssertEqual(try nginx.accessLog(count: 1).count, 1, "a cache hit must not reach the server")
 
-        Thread.sleep(forTimeInterval: 1.2) // nginx sent max-age=1
-        let third = try fetch("/short/x.jpg", widget)
+        Thread.sleep(until: served.addingTimeInterval(3.2)) // nginx sent max-age=3
+        let third = try fetch("/three-seconds/x.jpg", widget)
         XCTAssertEqual(third["cache"] as? String, "revalidated")
         let log = try nginx.accessLog(count: 2)
         XCTAssertEqual(log.map(\.status), [200, 304])

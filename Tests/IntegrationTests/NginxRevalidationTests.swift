@@ -85,15 +85,15 @@ final class NginxRevalidationTests: XCTestCase {
         XCTAssertEqual(log.map(\.ifModifiedSince), [nil, first.validators.lastModified, nil])
     }
 
-    func testEachRequestHasAConnectionOfItsOwnUnlessReuseIsOn() async throws {
+    func testRequestsShareAConnectionUnlessReuseIsOff() async throws {
         try publish(try TestImage.jpeg(), as: "photo.jpg", modified: Date(timeIntervalSince1970: 1_700_000_000))
         for _ in 0..<2 { _ = try await loader.load(DataRequest(url: nginx.url("/photo.jpg"))) }
         var configuration = DataLoader.Configuration()
-        configuration.reusesConnections = true
-        let reusing = DataLoader(configuration: configuration)
-        for _ in 0..<2 { _ = try await reusing.load(DataRequest(url: nginx.url("/photo.jpg"))) }
+        configuration.reusesConnections = false
+        let separate = DataLoader(configuration: configuration)
+        for _ in 0..<2 { _ = try await separate.load(DataRequest(url: nginx.url("/photo.jpg"))) }
         let log = try nginx.accessLog(count: 4)
-        XCTAssertEqual(log.map(\.requestOnConnection), [1, 1, 1, 2])
+        XCTAssertEqual(log.map(\.requestOnConnection), [1, 2, 1, 1])
         XCTAssertEqual(Set(log.map(\.connection)).count, 3)
     }
 

@@ -16,6 +16,8 @@ import FoundationNetworking
 public final class DataLoader: DataLoading {
     public let configuration: Configuration
     private let sessions: LoaderSessions
+    /// Reads `file://` URLs (one thread, made only when they are allowed), off the cooperative pool.
+    private let fileReader: BlockingPool?
     private let sleep: @Sendable (Duration) async throws -> Void
 
     /// - Parameters:
@@ -28,6 +30,7 @@ public final class DataLoader: DataLoading {
         self.configuration = configuration
         self.sleep = sleep
         sessions = LoaderSessions(configuration: configuration)
+        fileReader = configuration.allowsFileURLs ? BlockingPool(threadCount: 1, name: "imgcache-files") : nil
     }
 
     public func load(_ request: DataRequest) async throws -> DataResponse {
@@ -36,8 +39,9 @@ public final class DataLoader: DataLoading {
         case "http", "https":
             guard let host = url.host, !host.isEmpty else { throw ImgCacheError.invalidURL(url.absoluteString) }
             return try await loadHTTP(request)
-        case "file" where configuration.allowsFileURLs:
-            return try readFile(url)
+        case "file":
+            guard let fileReader else { throw ImgCacheError.invalidURL(url.absoluteString) }
+            return try await fileReader.run { try self.readFile(url) }
         default:
             throw ImgCacheError.invalidURL(url.absoluteString)
         }

@@ -6,8 +6,8 @@ extension ImagePipeline {
     /// (256 MiB on disk trimmed to 70%, 7-day TTL) are the `DiskCache.Configuration` defaults.
     public struct Configuration: Sendable {
         /// How originals are fetched when `dataLoader` is nil. Default `DataLoader.Configuration()`:
-        /// 50 MiB byte limit, 10 s connect, 30 s idle and 60 s overall time-outs, 5 redirects, 3
-        /// attempts with back-off, 1 hour default TTL, no file URLs.
+        /// connections kept alive, 50 MiB byte limit, 10 s connect, 30 s idle and 60 s overall
+        /// time-outs, 5 redirects, 3 attempts with back-off, 1 hour default TTL, no file URLs.
         public var loading: DataLoader.Configuration
         /// A loader to use instead of a `DataLoader` made from `loading` (a test double, say).
         /// Default nil.
@@ -17,7 +17,9 @@ extension ImagePipeline {
         public var diskCache: DiskCache.Configuration
         /// Bytes of decoded frames the memory cache keeps. Default 64 MiB.
         public var memoryCacheLimit: Int
-        /// Downloads at once. Default 6.
+        /// Downloads at once. Default 4: libcurl keeps up to four idle connections per transfer in
+        /// flight, so with at most four at once every connection stays open for the next download
+        /// from its host (a higher limit opens more, some of which close when traffic dips).
         public var maxConcurrentLoads: Int
         /// Decodes (and encodes) at once. Default: one per core.
         public var maxConcurrentDecodes: Int
@@ -37,7 +39,7 @@ extension ImagePipeline {
             dataLoader: (any DataLoading)? = nil,
             diskCache: DiskCache.Configuration = DiskCache.Configuration(),
             memoryCacheLimit: Int = 64 << 20,
-            maxConcurrentLoads: Int = 6,
+            maxConcurrentLoads: Int = 4,
             maxConcurrentDecodes: Int = ProcessInfo.processInfo.activeProcessorCount,
             maxFrames: Int = 50,
             frameBudgetBytes: Int = 15 << 20,
