@@ -1,12 +1,14 @@
 // FeedWidget: what a widget's timeline provider does, on Linux.
 //
-//   feed-widget FEED_URL [--devices "iPhone 16 Pro,iPad Air 2"] [--widget medium] [--polls 3]
-//               [--interval 2] [--cache-dir DIR]
+//   feed-widget FEED_URL [--devices all|"iPhone 16 Pro,iPad Air 2"] [--widget small,medium,large]
+//               [--polls 3] [--interval 2] [--cache-dir DIR]
 //
 // Each poll fetches the JSON feed through the cache. When it has not changed (a fresh copy, a 304,
 // or identical bytes), the poll does nothing else. When it has, every item's image is prefetched
-// at the widget's pixel size on every listed device (crop mode, pixel-exact), and the poll prints
-// what it prepared. The feed is {"items": [{"title": "...", "image": "https://..."}]}.
+// at every listed widget family's pixel size on every listed device (default: every device in the
+// catalogue, small, medium and large; crop mode, pixel-exact; sizes a device lacks are skipped),
+// and the poll prints what it prepared. An item's image is downloaded and decoded once for all
+// its sizes. The feed is {"items": [{"title": "...", "image": "https://..."}]}.
 import Foundation
 import ImgCache
 
@@ -30,15 +32,20 @@ func fail(_ message: String) -> Never {
 }
 
 guard CommandLine.arguments.count > 1, let feedURL = URL(string: CommandLine.arguments[1]), feedURL.scheme != nil else {
-    fail("usage: feed-widget FEED_URL [--devices LIST] [--widget FAMILY] [--polls N] [--interval SECONDS] [--cache-dir DIR]")
+    fail("usage: feed-widget FEED_URL [--devices all|LIST] [--widget FAMILIES] [--polls N] [--interval SECONDS] [--cache-dir DIR]")
 }
-guard let family = WidgetFamily(rawValue: option("--widget", "medium")) else { fail("unknown widget family") }
+let families = option("--widget", "small,medium,large").split(separator: ",").map {
+    WidgetFamily(rawValue: $0.trimmingCharacters(in: .whitespaces))
+}
+guard !families.isEmpty, families.allSatisfy({ $0 != nil }) else { fail("unknown widget family") }
 let polls = Int(option("--polls", "3")) ?? 3
 let interval = Double(option("--interval", "2")) ?? 2
 let devices: [DeviceModel]
 do {
-    devices = try option("--devices", "iPhone 16 Pro,iPhone SE (3rd generation),iPad Air 2")
-        .split(separator: ",").map { try DeviceCatalog.device(named: $0.trimmingCharacters(in: .whitespaces)) }
+    let names = option("--devices", "all")
+    devices = names == "all" ? DeviceCatalog.devices : try names.split(separator: ",").map {
+        try DeviceCatalog.device(named: $0.trimmingCharacters(in: .whitespaces))
+    }
 } catch {
     fail("\(error)")
 }
@@ -60,19 +67,23 @@ func poll(_ number: Int) async throws {
         return
     }
     let items = try JSONDecoder().decode(Feed.self, from: feed.data).items
-    print("poll \(number): feed changed (\(feed.cacheOutcome.rawValue)), \(items.count) items x \(devices.count) devices")
-    let requests = items.flatMap { item in
-        devices.map { ImageRequest(url: item.image, target: .widget(family, device: $0), contentMode: .crop) }
+    // Every widget size of every device that has it published.
+    let targets = devices.flatMap { device in
+        families.compactMap { $0 }.filter { device.widgetSizes[$0] != nil }.map { ImageTarget.widget($0, device: device) }
     }
+    print("poll \(number): feed changed (\(feed.cacheOutcome.rawValue)), \(items.count) items x \(targets.count) widget sizes")
+    // The requests of one item's image are prepared together: one download, one decode per DCT scale.
+    let requests = items.flatMap { item in targets.map { ImageRequest(url: item.image, target: $0, contentMode: .crop) } }
     let results = await pipeline.prefetch(requests)
     for (request, result) in zip(requests, results) {
-        guard case .widget(_, let device) = request.target else { continue }
+        guard case .widget(let family, let device) = request.target else { continue }
+        let name = "\(request.url.lastPathComponent) on \(device.name) \(family.rawValue)"
         switch result {
         case .success(let response):
-            print("  \(request.url.lastPathComponent) on \(device.name): \(response.pixelSize) px "
-                + "(\(response.pointSize) pt @\(Int(response.scale))x), \(response.cacheOutcome.rawValue)")
+            print("  \(name): \(response.pixelSize) px (\(response.pointSize) pt @\(Int(response.scale))x), "
+                + response.cacheOutcome.rawValue)
         case .failure(let error):
-            print("  \(request.url.lastPathComponent) on \(device.name): failed: \(error)")
+            print("  \(name): failed: \(error)")
         }
     }
 }

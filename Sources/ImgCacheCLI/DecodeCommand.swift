@@ -27,8 +27,8 @@ enum DecodeCommand: Command {
 
     static func run(_ arguments: inout ArgumentList) throws {
         let target = try TargetArguments.parse(&arguments, cacheDirectory: false)
-        guard target.target != nil else { throw UsageError("--size WxH (or --device with --widget) is required") }
-        var options = try target.decodingOptions()
+        guard !target.targets.isEmpty else { throw UsageError("--size WxH (or --device with --widget) is required") }
+        var options = try target.decodingOptions(verb: "decode")
         options.acceptsTruncatedData = arguments.flag("--accept-truncated")
         let quality = try arguments.value("--quality", expected: "a number from 1 to 100") { Int($0) }
             ?? JPEGEncoder.defaultQuality

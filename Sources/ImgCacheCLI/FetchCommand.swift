@@ -9,7 +9,9 @@ enum FetchCommand: Command {
         Usage: imgcache fetch URL|PATH [options]
 
         Fetches URL (http or https; a local PATH is read as a file) through the shared cache, decodes
-        it to the target while decoding, stores the result and prints its path. A second fetch is
+        it to the target while decoding, stores the result and prints its path. With several
+        targets (lists in --device and --widget) the original is downloaded and decoded once for
+        all of them, and a path is printed for each (a JSON array with --json). A second fetch is
         served from the cache; after the original's HTTP freshness ends it is revalidated (a 304
         downloads nothing).
 
@@ -32,17 +34,27 @@ enum FetchCommand: Command {
         let output = try arguments.value("-o", "--output")
         let source = try arguments.positionals(1, usage: "imgcache fetch URL|PATH [options]")[0]
         let format = try output.map { try outputFormat(forPath: $0, quality: quality).request } ?? .automatic
-        let request = try fetch.request(for: source, format: format)
+        let requests = try fetch.requests(for: source, format: format)
         let pipeline = try fetch.pipeline()
-        let response = try runBlocking { try await pipeline.prepare(request) }
+        guard requests.count == 1 else {
+            if output != nil { throw UsageError("-o takes one target; give one --device and one --widget") }
+            // Several targets: one download and one decode for all, a path (or report) for each.
+            let summaries = try runBlocking { await pipeline.prefetch(requests) }.map { try $0.get() }
+            let reports = summaries.map { FetchReport(path: $0.fileURL?.path ?? Self.notStored, response: $0) }
+            print(json ? try FetchReport.json(reports.map { $0.object() }) : reports.map(\.path).joined(separator: "\n"))
+            return
+        }
+        let response = try runBlocking { try await pipeline.prepare(requests[0]) }
         if let output { try DecodeCommand.write(try response.encodedData(), to: output) }
-        let path = output ?? response.fileURL?.path ?? "(not stored: the server sent no-store)"
+        let path = output ?? response.fileURL?.path ?? Self.notStored
         if json {
             print(try FetchReport(path: path, response: response).json())
         } else {
             print(path)
         }
     }
+
+    private static let notStored = "(not stored: the server sent no-store)"
 
     /// The output format `path`'s extension names, as a format and as a request's output format.
     static func outputFormat(forPath path: String, quality: Int) throws

@@ -29,7 +29,12 @@ struct FetchReport {
     }
 
     func json() throws -> String {
-        let data = try JSONSerialization.data(withJSONObject: object(), options: [.sortedKeys, .withoutEscapingSlashes])
+        try Self.json(object())
+    }
+
+    /// `value` (an object or an array of them) as one line of JSON, keys sorted.
+    static func json(_ value: Any) throws -> String {
+        let data = try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes])
         return String(decoding: data, as: UTF8.self)
     }
 }

@@ -28,8 +28,11 @@ enum PrefetchCommand: Command {
         let fetch = try TargetArguments.parse(&arguments, cacheDirectory: true)
         let json = arguments.flag("--json")
         let words = try arguments.positionals(arguments.isEmpty ? 0 : 1, usage: "imgcache prefetch [FILE|-] [options]")
-        let sources = try readSources(words.first ?? "-")
-        let requests = try sources.map { try fetch.request(for: $0) }
+        // One request per source and target, each with the source it came from.
+        let pairs = try readSources(words.first ?? "-").flatMap { source in
+            try fetch.requests(for: source).map { (source, $0) }
+        }
+        let sources = pairs.map(\.0), requests = pairs.map(\.1)
         let pipeline = try fetch.pipeline()
         let progress = ProgressBar(total: requests.count, enabled: isatty(STDERR_FILENO) == 1 && !json)
         let results = try runBlocking { await pipeline.prefetch(requests) { done, _ in progress.update(done) } }

@@ -34,7 +34,6 @@ struct PrefetchSummary {
             "total": results.count, "failed": failureCount, "network": count(.network),
             "revalidated": count(.revalidated), "cached": count(.disk) + count(.memory), "items": items,
         ]
-        let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
-        return String(decoding: data, as: UTF8.self)
+        return try FetchReport.json(object)
     }
 }

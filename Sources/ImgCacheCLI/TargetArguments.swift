@@ -5,9 +5,12 @@ import ImgCache
 /// keep and, for the verbs that use it, the cache folder.
 struct TargetArguments {
     static let help = """
-          --device NAME       a device from 'imgcache devices', with --widget: the widget's pixel size
-          --widget FAMILY     small, medium, large, extra-large (iPad) or accessory-circular,
-                              accessory-rectangular, accessory-inline
+          --device NAMES      a device from 'imgcache devices', with --widget: the widget's pixel size;
+                              several, comma-separated, or 'all', 'iphones', 'ipads' (fetch, prefetch)
+          --widget FAMILIES   small, medium, large, extra-large (iPad) or accessory-circular,
+                              accessory-rectangular, accessory-inline; several, comma-separated
+                              (fetch, prefetch). With several targets, sizes a device lacks are
+                              skipped with a note on standard error
           --size WxH          the target in pixels, or in points when --scale is given
           --scale N           the screen scale of --size in points: pixels = round(points x scale)
           --mode MODE         fit, fill or crop; default crop with --widget (the widget's exact
@@ -23,7 +26,8 @@ struct TargetArguments {
                               else ~/.cache/imgcache)
         """
 
-    var target: ImageTarget?
+    /// Every target asked for; empty when none was (the source size is kept).
+    var targets: [ImageTarget] = []
     var mode: ContentMode = .fit
     var upscale = false
     var maxFrames: Int?
@@ -35,17 +39,17 @@ struct TargetArguments {
         var result = TargetArguments()
         let device = try arguments.value("--device")
         let widget = try arguments.value("--widget", expected: "small, medium, large, extra-large or accessory-*") {
-            WidgetFamily(rawValue: $0)
+            Self.families($0)
         }
         let size = try arguments.value("--size", expected: "WxH, e.g. 510x510", parse: PixelSize.init(parsing:))
         let scale = try arguments.value("--scale", expected: "a positive number such as 3") { Double($0).flatMap { $0 > 0 ? $0 : nil } }
         switch (device, widget, size) {
         case (let device?, let widget?, nil):
             guard scale == nil else { throw UsageError("--scale comes from the device with --device") }
-            result.target = .widget(widget, device: try DeviceCatalog.device(named: device))
+            result.targets = try widgetTargets(devices: try Self.devices(device), families: widget)
         case (nil, nil, let size?):
-            result.target = scale.map { .points(PointSize(width: Double(size.width), height: Double(size.height)), scale: $0) }
-                ?? .pixels(size)
+            result.targets = [scale.map { .points(PointSize(width: Double(size.width), height: Double(size.height)), scale: $0) }
+                ?? .pixels(size)]
         case (nil, nil, nil):
             guard scale == nil else { throw UsageError("--scale needs --size") }
         case (_?, nil, _), (nil, _?, _):
@@ -65,20 +69,67 @@ struct TargetArguments {
         return result
     }
 
-    /// Decoding options for the target in pixels (nil when no target was given).
-    func decodingOptions() throws -> DecodingOptions {
+    /// The one target, or nil when none was given; several are refused.
+    func singleTarget(verb: String) throws -> ImageTarget? {
+        guard targets.count <= 1 else { throw UsageError("\(verb) takes one target; give one --device and one --widget") }
+        return targets.first
+    }
+
+    /// Decoding options for the one target in pixels (no target: the source size).
+    func decodingOptions(verb: String) throws -> DecodingOptions {
         var options = DecodingOptions(
-            targetSize: try target?.resolve().pixels, contentMode: mode, allowsUpscaling: upscale)
+            targetSize: try singleTarget(verb: verb)?.resolve().pixels, contentMode: mode, allowsUpscaling: upscale)
         if let maxFrames { options.maxFrames = maxFrames }
         if let budget { options.frameBudgetBytes = budget }
         return options
     }
 
-    /// The request for `source`: a URL, or a local path (read as a file URL).
-    func request(for source: String, format: ImageRequest.OutputFormat = .automatic) throws -> ImageRequest {
-        ImageRequest(
-            url: try Self.url(for: source), target: target, contentMode: mode, allowsUpscaling: upscale,
-            maxFrames: maxFrames, frameBudgetBytes: budget, outputFormat: format)
+    /// The requests for `source` (a URL, or a local path read as a file URL), one per target.
+    func requests(for source: String, format: ImageRequest.OutputFormat = .automatic) throws -> [ImageRequest] {
+        let url = try Self.url(for: source)
+        return (targets.isEmpty ? [nil] : targets.map(Optional.some)).map { target in
+            ImageRequest(
+                url: url, target: target, contentMode: mode, allowsUpscaling: upscale,
+                maxFrames: maxFrames, frameBudgetBytes: budget, outputFormat: format)
+        }
+    }
+
+    /// The families of a comma-separated list, nil when one is unknown.
+    private static func families(_ list: String) -> [WidgetFamily]? {
+        let families = list.split(separator: ",").map { WidgetFamily(rawValue: $0.trimmingCharacters(in: .whitespaces)) }
+        guard !families.isEmpty, families.allSatisfy({ $0 != nil }) else { return nil }
+        return families.compactMap { $0 }
+    }
+
+    /// The devices of a comma-separated list of names, or of 'all', 'iphones' or 'ipads'.
+    private static func devices(_ list: String) throws -> [DeviceModel] {
+        switch list.lowercased() {
+        case "all": return DeviceCatalog.devices
+        case "iphones": return DeviceCatalog.devices.filter { $0.kind == .iPhone }
+        case "ipads": return DeviceCatalog.devices.filter { $0.kind == .iPad }
+        default:
+            return try list.split(separator: ",").map { try DeviceCatalog.device(named: $0.trimmingCharacters(in: .whitespaces)) }
+        }
+    }
+
+    /// A widget target for every device and family; with more than one, the sizes a device lacks
+    /// are skipped and named on standard error (alone, it is an error).
+    private static func widgetTargets(devices: [DeviceModel], families: [WidgetFamily]) throws -> [ImageTarget] {
+        let all = devices.flatMap { device in families.map { ImageTarget.widget($0, device: device) } }
+        guard all.count > 1 else {
+            _ = try all.first?.resolve()
+            return all
+        }
+        var known: [ImageTarget] = [], skipped: [String] = []
+        for target in all {
+            guard case .widget(let family, let device) = target else { continue }
+            if device.widgetSizes[family] == nil { skipped.append("\(device.name) \(family.rawValue)") } else { known.append(target) }
+        }
+        if !skipped.isEmpty {
+            CommandLineTool.printError("imgcache: no published size, skipped: \(skipped.joined(separator: ", "))")
+        }
+        guard !known.isEmpty else { throw UsageError("no device in the list has a published size for these widgets") }
+        return known
     }
 
     /// A pipeline on the chosen cache folder whose loader also reads local files.

@@ -75,6 +75,39 @@ final class FetchCommandTests: XCTestCase {
         XCTAssertEqual(try nginx.accessLog(count: 1).count, 1, "variants of one URL share one download")
     }
 
+    func testOneFetchForEveryPhoneWidgetDownloadsOnceAndGivesEachItsPixels() throws {
+        try TestImage.jpeg(width: 2400, height: 1600).write(to: nginx.root.appendingPathComponent("story.jpg"))
+        let result = try CommandRunner.run("imgcache", [
+            "fetch", nginx.url("/story.jpg").absoluteString, "--device", "iphones", "--widget", "small,medium,large",
+            "--json", "--cache-dir", cacheDirectory.path,
+        ])
+        XCTAssertEqual(result.status, 0, result.errors)
+        let phones = DeviceCatalog.devices.filter { $0.kind == .iPhone }
+        let known = phones.flatMap { device in
+            [WidgetFamily.small, .medium, .large].compactMap { try? device.widgetPixels($0) }
+        }
+        let reports = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [[String: Any]])
+        XCTAssertEqual(reports.count, known.count)
+        for (report, pixels) in zip(reports, known) {
+            XCTAssertEqual(report["pixels"] as? [String: Int], ["width": pixels.width, "height": pixels.height])
+            let path = try XCTUnwrap(report["path"] as? String)
+            XCTAssertEqual(try ImageDecoder.inspect(.file(path: path)).size, pixels)
+            XCTAssertEqual(report["format"] as? String, "jpeg")
+        }
+        XCTAssertTrue(result.errors.contains("no published size, skipped: iPhone Air small"), result.errors)
+        XCTAssertEqual(try nginx.accessLog(count: 1).map(\.path), ["/story.jpg"], "one download for every size")
+        let plain = try CommandRunner.run("imgcache", [
+            "fetch", nginx.url("/story.jpg").absoluteString, "--device", "iPhone 16 Pro,iPhone SE (3rd generation)",
+            "--widget", "small", "--cache-dir", cacheDirectory.path,
+        ])
+        XCTAssertEqual(plain.output.split(separator: "\n").count, 2, plain.output)
+        let withOutput = try CommandRunner.run("imgcache", [
+            "fetch", nginx.url("/story.jpg").absoluteString, "--device", "all", "--widget", "small", "-o", "x.jpg",
+            "--cache-dir", cacheDirectory.path,
+        ])
+        XCTAssertEqual(withOutput.status, 2, withOutput.errors)
+    }
+
     func testPrefetchFetchesAListAndReportsFailures() throws {
         for index in 0..<5 {
             try TestImage.jpeg(seed: UInt8(index)).write(to: nginx.root.appendingPathComponent("p\(index).jpg"))
@@ -95,17 +128,34 @@ final class FetchCommandTests: XCTestCase {
         XCTAssertEqual(verify.status, 0, verify.output + verify.errors)
     }
 
+    func testFeedWidgetPreparesEveryWidgetSizeOfEveryDeviceFromOneDownload() throws {
+        try TestImage.jpeg(width: 1500, height: 1000).write(to: nginx.root.appendingPathComponent("story.jpg"))
+        let feed = #"{"items": [{"title": "Story", "image": "\#(nginx.url("/story.jpg").absoluteString)"}]}"#
+        try Data(feed.utf8).write(to: nginx.root.appendingPathComponent("feed.json"))
+        let result = try CommandRunner.run("feed-widget", [
+            nginx.url("/feed.json").absoluteString, "--polls", "1", "--cache-dir", cacheDirectory.path,
+        ])
+        XCTAssertEqual(result.status, 0, result.errors)
+        let sizes = DeviceCatalog.devices.reduce(0) { count, device in
+            count + [WidgetFamily.small, .medium, .large].filter { device.widgetSizes[$0] != nil }.count
+        }
+        XCTAssertTrue(result.output.contains("1 items x \(sizes) widget sizes"), result.output)
+        XCTAssertEqual(result.output.components(separatedBy: ", network").count - 1, sizes, result.output)
+        XCTAssertTrue(result.output.contains("story.jpg on iPad 10.2-inch (7th-9th gen) medium: 544x248 px"), result.output)
+        XCTAssertEqual(try nginx.accessLog(count: 2).map(\.path), ["/feed.json", "/story.jpg"])
+    }
+
     func testFeedWidgetSkipsUnchangedPollsAndPreparesEveryDeviceSize() throws {
         try TestImage.jpeg(width: 1500, height: 1000).write(to: nginx.root.appendingPathComponent("story.jpg"))
         let feed = #"{"items": [{"title": "Story", "image": "\#(nginx.url("/story.jpg").absoluteString)"}]}"#
         try Data(feed.utf8).write(to: nginx.root.appendingPathComponent("feed.json"))
         let result = try CommandRunner.run("feed-widget", [
             nginx.url("/feed.json").absoluteString, "--devices", "iPhone 16 Pro,iPhone SE (3rd generation)",
-            "--polls", "2", "--interval", "0.2", "--cache-dir", cacheDirectory.path,
+            "--widget", "medium", "--polls", "2", "--interval", "0.2", "--cache-dir", cacheDirectory.path,
         ])
         XCTAssertEqual(result.status, 0, result.errors)
-        XCTAssertTrue(result.output.contains("poll 1: feed changed (network), 1 items x 2 devices"), result.output)
-        XCTAssertTrue(result.output.contains("story.jpg on iPhone 16 Pro / 17 / 17 Pro: 1032x486 px"), result.output)
+        XCTAssertTrue(result.output.contains("poll 1: feed changed (network), 1 items x 2 widget sizes"), result.output)
+        XCTAssertTrue(result.output.contains("story.jpg on iPhone 16 Pro / 17 / 17 Pro medium: 1032x486 px"), result.output)
         XCTAssertTrue(result.output.contains("poll 2: feed unchanged"), result.output)
         XCTAssertEqual(try nginx.accessLog(count: 2).map(\.path), ["/feed.json", "/story.jpg"])
     }
