@@ -86,7 +86,7 @@ extension Scenario {
     }()
 
     /// A folder for one scenario's cache under this process's benchmark folder, removed at exit.
-    private static func benchmarkFolder(_ name: String) throws -> URL {
+    static func benchmarkFolder(_ name: String) throws -> URL {
         _ = removeBenchmarkRootAtExit
         return URL(fileURLWithPath: benchmarkRoot).appendingPathComponent(name)
     }
@@ -117,7 +117,7 @@ private final class Fixture<Value: Sendable>: Sendable {
 }
 
 /// A thread-safe counter for fresh keys.
-private final class Counter: Sendable {
+final class Counter: Sendable {
     private let count = Atomic<Int>(0)
     func next() -> Int { count.wrappingAdd(1, ordering: .relaxed).oldValue }
 }

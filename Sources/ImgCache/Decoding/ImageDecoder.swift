@@ -1,3 +1,6 @@
+import Dispatch
+import Synchronization
+
 /// Receives each frame as soon as it is decoded, with what is known of the source so far.
 public typealias FrameHandler = (ImageFrame, ImageInfo) throws -> Void
 
@@ -36,7 +39,8 @@ public enum ImageDecoder {
     }
 
     /// Decodes `source` once for several targets and hands each target's image to `onImage` with
-    /// the target's index, as soon as the pass that made it ends.
+    /// the target's index, as soon as the pass that made it ends: the images of one pass are handed
+    /// over concurrently, on up to one thread per core, so that encoding them uses every core.
     ///
     /// Targets are decoded together in passes whose output frames (width x height x 4 bytes, times
     /// the frames each keeps) fit `passBudgetBytes` (a target larger than the budget gets a pass of
@@ -49,7 +53,7 @@ public enum ImageDecoder {
     ///   - passBudgetBytes: default `defaultPassBudgetBytes` (64 MiB).
     public static func decode(
         _ source: ImageSource, targets: [DecodingOptions], passBudgetBytes: Int = defaultPassBudgetBytes,
-        onImage: (Int, DecodedImage) throws -> Void
+        onImage: @Sendable (Int, DecodedImage) throws -> Void
     ) throws {
         guard let first = targets.first else { return }
         for options in targets {
@@ -71,10 +75,13 @@ public enum ImageDecoder {
                     infos[index] = info
                 }
             }
-            for (offset, target) in pass.enumerated() {
-                try onImage(target, DecodedImage(info: infos[offset]!, frames: frames[offset]))
-                frames[offset] = []
+            let images = pass.indices.map { DecodedImage(info: infos[$0]!, frames: frames[$0]) }
+            frames = []
+            let failure = Mutex<(any Error)?>(nil)
+            DispatchQueue.concurrentPerform(iterations: pass.count) { offset in
+                do { try onImage(pass[offset], images[offset]) } catch { failure.withLock { $0 = $0 ?? error } }
             }
+            if let error = failure.withLock({ $0 }) { throw error }
         }
     }
 

@@ -1,3 +1,4 @@
+import Synchronization
 import Foundation
 
 extension ImagePipeline {
@@ -71,18 +72,24 @@ extension ImagePipeline {
         _ source: ImageSource, _ plans: [Plan], keepsPixels: Bool, passBudget: Int
     ) throws -> (encoded: [Encoded], decoding: Double, encoding: Double) {
         let start = DispatchTime.now()
-        var encoding = 0.0
-        var encoded = [Encoded?](repeating: nil, count: plans.count)
+        // Encodes of one pass run concurrently: results and encoding time are gathered under a lock.
+        let results = Mutex((encoded: [Encoded?](repeating: nil, count: plans.count), encoding: 0.0))
         try ImageDecoder.decode(source, targets: plans.map(\.options), passBudgetBytes: passBudget) { index, image in
             let encodeStart = DispatchTime.now()
             let (data, format) = try plans[index].encode(image)
             var kept = image
             if format != .gif { kept.frames = [image.frames[0]] }
-            encoded[index] = Encoded(
+            let variant = Encoded(
                 plan: plans[index], data: data, format: format, size: image.size, frameCount: kept.frames.count,
                 info: image.info, image: keepsPixels ? kept : nil)
-            encoding += seconds(since: encodeStart)
+            let seconds = seconds(since: encodeStart)
+            results.withLock { results in
+                results.encoded[index] = variant
+                results.encoding += seconds
+            }
         }
-        return (encoded.map { $0! }, seconds(since: start) - encoding, encoding)
+        let (encoded, encoding) = results.withLock { ($0.encoded.map { $0! }, $0.encoding) }
+        // Encoding time is summed over threads: decoding is what the wall time leaves.
+        return (encoded, max(0, seconds(since: start) - encoding), encoding)
     }
 }
