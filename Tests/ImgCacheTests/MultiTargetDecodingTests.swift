@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TestSupport
 import XCTest
 @testable import ImgCache
@@ -17,11 +18,14 @@ final class MultiTargetDecodingTests: XCTestCase {
         _ source: ImageSource, _ targets: [DecodingOptions], budget: Int = ImageDecoder.defaultPassBudgetBytes,
         file: StaticString = #filePath, line: UInt = #line
     ) throws {
-        var together = [Int: DecodedImage]()
+        let delivered = Mutex([Int: DecodedImage]())
         try ImageDecoder.decode(source, targets: targets, passBudgetBytes: budget) { index, image in
-            XCTAssertNil(together[index], "target \(index) delivered twice", file: file, line: line)
-            together[index] = image
+            delivered.withLock { delivered in
+                XCTAssertNil(delivered[index], "target \(index) delivered twice", file: file, line: line)
+                delivered[index] = image
+            }
         }
+        let together = delivered.withLock { $0 }
         XCTAssertEqual(together.count, targets.count, file: file, line: line)
         for (index, options) in targets.enumerated() {
             let alone = try ImageDecoder.decode(source, options: options)
@@ -63,9 +67,11 @@ final class MultiTargetDecodingTests: XCTestCase {
             DecodingOptions(targetSize: PixelSize(width: 30, height: 30), maxFrames: 50, frameBudgetBytes: 5 * 30 * 23 * 4),
         ]
         try assertSameAsSingleDecodes(.data(gif), frameTargets)
-        var counts = [Int: Int]()
-        try ImageDecoder.decode(.data(gif), targets: frameTargets) { index, image in counts[index] = image.frames.count }
-        XCTAssertEqual(counts, [0: 3, 1: 9, 2: 5])
+        let counts = Mutex([Int: Int]())
+        try ImageDecoder.decode(.data(gif), targets: frameTargets) { index, image in
+            counts.withLock { $0[index] = image.frames.count }
+        }
+        XCTAssertEqual(counts.withLock { $0 }, [0: 3, 1: 9, 2: 5])
     }
 
     func testTargetsWithDifferentLimitsAreRefused() {
