@@ -17,9 +17,11 @@ let package = Package(
         // The disk cache's index (libsqlite3) and file names (MD5 from libcrypto's EVP API).
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
         .systemLibrary(name: "CCrypto", path: "Sources/CCrypto"),
+        // PNG output: filtered rows compressed whole by libdeflate (and its CRC-32).
+        .systemLibrary(name: "CDeflate", path: "Sources/CDeflate"),
         .target(
             name: "ImgCache",
-            dependencies: ["CGIF", "CPNG", "CJPEG", "CSQLite", "CCrypto"],
+            dependencies: ["CGIF", "CPNG", "CJPEG", "CSQLite", "CCrypto", "CDeflate"],
             path: "Sources/ImgCache"
         ),
         .executableTarget(name: "ImgCacheCLI", dependencies: ["ImgCache"], path: "Sources/ImgCacheCLI"),

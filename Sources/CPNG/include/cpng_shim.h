@@ -48,10 +48,4 @@ int imgpng_read_row(imgpng_decoder *decoder, uint8_t *row);
 /* Reads the chunks after the image data, checking their CRCs and IEND. */
 int imgpng_read_end(imgpng_decoder *decoder);
 
-/* Encodes 8-bit RGB (channels == 3) or RGBA (channels == 4) rows. On success *output is a malloc'd
- * buffer the caller frees. compression_level is zlib's 0-9. */
-int imgpng_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int channels,
-                  int compression_level, unsigned char **output, size_t *output_size,
-                  char *message, size_t message_size);
-
 #endif
