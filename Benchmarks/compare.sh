@@ -17,6 +17,8 @@
 # 3 imgcache itself failed or wrote a wrong output.
 set -euo pipefail
 export LC_ALL=C
+# shellcheck source=Benchmarks/common.sh
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 usage() { sed -n '2,18s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; }
 
@@ -65,25 +67,13 @@ for c in "${selected[@]}"; do
   [ -n "${input[$c]:-}" ] || { echo "compare.sh: no case '$c' (--list shows them)" >&2; exit 2; }
 done
 
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
-bench_dir=${IMGCACHE_BENCH_DIR:-${TMPDIR:-/tmp}/imgcache-bench}
-imgcache=${IMGCACHE:-$root/.build/release/imgcache}
 convert=${CONVERT:-convert}
-python=${PYTHON:-python3}
 pillow_peer=$root/Benchmarks/peers/pillow_thumbnail.py
-gnu_time=/usr/bin/time
 
-if ! { [ -x "$gnu_time" ] && "$gnu_time" --version >/dev/null 2>&1; }; then
-  echo "compare.sh: needs GNU time at $gnu_time (apt-get install time, or make setup)" >&2
-  exit 2
-fi
-"$python" -c 'import PIL' 2>/dev/null || { echo "compare.sh: $python cannot import PIL (make setup)" >&2; exit 2; }
-if [ "$build" = 1 ]; then
-  echo "compare.sh: building the release CLI" >&2
-  swift build -c release --product imgcache >&2
-fi
-[ -x "$imgcache" ] || { echo "compare.sh: $imgcache is missing; build it or set IMGCACHE" >&2; exit 2; }
+need_gnu_time
+"$python" -c 'import PIL' 2>/dev/null || die 2 "$python cannot import PIL (make setup)"
+build_cli "$build"
 
 corpus_args=()
 for c in "${selected[@]}"; do corpus_args+=(--only "${input[$c]}"); done
@@ -184,8 +174,6 @@ print(f"ok {got[2]} {got[0]}x{got[1]} {got[3]}")
 EOF
 }
 
-median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-
 declare -A wall rss cpu failure outputs produced
 # run_once CASE TOOL RUN: runs the tool once; a measured run (RUN > 0) records wall, RSS and CPU.
 run_once() {
@@ -204,13 +192,13 @@ run_once() {
     return
   fi
   [ "$run" -gt 0 ] || return 0
-  wall[$key]+="$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }') "
+  wall[$key]+="$(seconds_between "$t0" "$t1") "
   rss[$key]+="$(awk -F': *' '/Maximum resident set size/ { print $2 }' "$work/time.txt") "
   cpu[$key]+="$(awk -F': *' '/User time|System time/ { s += $2 } END { printf "%.3f", s }' "$work/time.txt") "
   outputs[$key]+="$out "
 }
 
-load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+load_before=$(load_average)
 started=$(date -u +%Y-%m-%dT%H:%MZ)
 for c in "${selected[@]}"; do
   mkdir -p "$work/$c"
@@ -239,7 +227,7 @@ for c in "${selected[@]}"; do
     fi
   done
 done
-load_after=$(cut -d' ' -f1-3 /proc/loadavg)
+load_after=$(load_average)
 
 # Medians per case and tool.
 declare -A med_wall med_rss med_cpu
@@ -247,14 +235,13 @@ for c in "${selected[@]}"; do
   for tool in ${tools[$c]}; do
     key=$c/$tool
     [ -z "${failure[$key]:-}" ] || continue
-    med_wall[$key]=$(tr ' ' '\n' <<<"${wall[$key]}" | grep . | median)
-    med_rss[$key]=$(tr ' ' '\n' <<<"${rss[$key]}" | grep . | median)
-    med_cpu[$key]=$(tr ' ' '\n' <<<"${cpu[$key]}" | grep . | median)
+    med_wall[$key]=$(tr ' ' '\n' <<<"${wall[$key]}" | median)
+    med_rss[$key]=$(tr ' ' '\n' <<<"${rss[$key]}" | median)
+    med_cpu[$key]=$(tr ' ' '\n' <<<"${cpu[$key]}" | median)
   done
 done
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
-mib() { awk -v k="$1" 'BEGIN { printf "%.1f", k / 1024 }'; }
 # shown WORD...: the command as one line to copy, quoting words the shell would read differently,
 # with the machine's paths shortened.
 shown() {
@@ -269,7 +256,6 @@ shown() {
   text=${text//"$work/"/}
   echo "$text"
 }
-first_line() { "$@" 2>&1 | grep -v '^$' | head -n 1 || true; }
 
 declare -A title=(
   [jpeg-24mp]="JPEG 6000x4000 -> fit 1014x474, JPEG" [jpeg-12mp]="JPEG 4000x3000 -> fit 510x510, JPEG"
@@ -280,9 +266,9 @@ declare -A title=(
 echo "## imgcache against other thumbnailers"
 echo
 echo "- date: $started (UTC)"
-echo "- machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), $(nproc) cores, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo), $(uname -sr)"
+echo "- machine: $(machine)"
 echo "- load average (1, 5, 15 min): $load_before before, $load_after after"
-echo "- imgcache: $(first_line "$imgcache" --version), $imgcache (checkout at commit $(git -C "$root" describe --always --dirty 2>/dev/null || echo unknown))"
+echo "- imgcache: $(first_line "$imgcache" --version), $imgcache (checkout at commit $(commit))"
 echo "- peers: libvips $(first_line vipsthumbnail --vips-version | sed 's/^libvips //'), $(first_line "$convert" -version | sed 's/^Version: //; s/ https.*//'), $(first_line gifsicle --version | sed 's/^LCDF //'), $(first_line djpeg -version | sed 's/ (build.*//'), Pillow $("$python" -c 'import PIL; print(PIL.__version__)') on Python $("$python" -c 'import platform; print(platform.python_version())')"
 echo "- method: per case, 1 warm-up + $runs measured runs of each tool, taking turns (round-robin); medians of wall time (shell clock, process start to exit) and peak RSS (/usr/bin/time -v); CPU = user + system; ratio = tool / imgcache (above 1: imgcache is faster or smaller)"
 echo "- corpus: $bench_dir (Benchmarks/make-corpus.py)"

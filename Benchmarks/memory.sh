@@ -12,6 +12,8 @@
 # without --report-only); 2 bad usage or a missing tool; 3 a command failed or wrote no output.
 set -euo pipefail
 export LC_ALL=C
+# shellcheck source=Benchmarks/common.sh
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 usage() { sed -n '2,13s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; }
 
@@ -35,23 +37,9 @@ done
 [[ $runs =~ ^[1-9][0-9]*$ ]] || { echo "memory.sh: --runs wants a positive whole number" >&2; exit 2; }
 [[ $limit_mb =~ ^[0-9]+(\.[0-9]+)?$ ]] || { echo "memory.sh: --limit-mb wants a number" >&2; exit 2; }
 
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
-bench_dir=${IMGCACHE_BENCH_DIR:-${TMPDIR:-/tmp}/imgcache-bench}
-imgcache=${IMGCACHE:-$root/.build/release/imgcache}  # IMGCACHE=... measures another build
-gnu_time=/usr/bin/time
-python=${PYTHON:-python3}
-
-if ! { [ -x "$gnu_time" ] && "$gnu_time" --version >/dev/null 2>&1; }; then
-  echo "memory.sh: needs GNU time at $gnu_time (apt-get install time, or make setup)" >&2
-  exit 2
-fi
-
-if [ "$build" = 1 ]; then
-  echo "memory.sh: building the release CLI" >&2
-  swift build -c release --product imgcache >&2
-fi
-[ -x "$imgcache" ] || { echo "memory.sh: $imgcache is missing; build it or set IMGCACHE" >&2; exit 2; }
+need_gnu_time
+build_cli "$build"  # IMGCACHE=... measures another build
 
 photo="photo-6000x4000.jpg"
 anim="anim-800x600x300.gif"
@@ -59,9 +47,6 @@ anim="anim-800x600x300.gif"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/imgcache-memory.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-
-# The middle value of the numbers on stdin (the mean of the two middle ones for an even count).
-median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 # What a decode wrote: "WxH FORMAT[, N frames]", read back with Pillow.
 describe() {
@@ -107,7 +92,6 @@ measure() {
   fi
 }
 
-mib() { awk -v k="$1" 'BEGIN { printf "%.1f", k / 1024 }'; }
 secs() { awk -v s="$1" 'BEGIN { printf "%.3f", s }'; }
 
 rows=()
@@ -141,7 +125,7 @@ run_case jpeg-24mp "$work/out.png" "$imgcache" decode "$bench_dir/$photo" --size
 run_case gif-8-of-300 "$work/out.gif" "$imgcache" decode "$bench_dir/$anim" --size 510x510 --max-frames 8 -o "$work/out.gif"
 
 version=$("$imgcache" --version 2>/dev/null | sed -n 1p || true)
-commit=$(git -C "$root" describe --always --dirty 2>/dev/null || echo unknown)
+commit=$(commit)
 size_mb() { awk -v b="$(stat -c %s "$1")" 'BEGIN { printf "%.1f", b / 1e6 }'; }
 
 echo "## imgcache peak memory"
