@@ -24,14 +24,15 @@ SUDO := $(shell [ "$$(id -u)" -eq 0 ] || command -v sudo 2>/dev/null)
 # Debian packages: the C libraries the package links, and the tools the samples, conformance
 # checks and benchmarks use. .ci/run installs the same list.
 APT_PACKAGES := libgif-dev libpng-dev libjpeg-dev libsqlite3-dev libssl-dev libdeflate-dev pkg-config nginx \
-	python3 python3-pip libjpeg-turbo-progs imagemagick gifsicle libvips-tools hyperfine time
+	python3 python3-pip libjpeg-turbo-progs imagemagick gifsicle libvips-tools hyperfine time \
+	openssl ca-certificates
 
 IMGCACHE_BIN ?= .build/release/imgcache
 DEMO_SIZE ?= 1014x474
 BENCH_FLAGS ?=
-PREFETCH_FLAGS ?=
+THROUGHPUT_FLAGS ?=
 
-.PHONY: all help setup build release test demo bench bench-prefetch bench-compare bench-corpus bench-memory clean
+.PHONY: all help setup build release test demo bench bench-throughput bench-compare bench-corpus bench-memory clean
 
 all: build
 
@@ -41,8 +42,8 @@ help:
 	@echo "make release       release build (.build/release/imgcache)"
 	@echo "make test          setup, build the tests, run them (conformance tests read \$$IMGCACHE_CORPUS or ../shared/corpus)"
 	@echo "make demo          setup, release build, decode Samples/media/harbour.jpg and spinner.gif to $(DEMO_SIZE) into out/"
-	@echo "make bench         setup, release build, corpus, imgcache-bench (options: BENCH_FLAGS=\"--runs 5 gif\"), then bench-prefetch"
-	@echo "make bench-prefetch  prefetch of 1,000 images from a local nginx on one core and on two (Benchmarks/prefetch.sh; PREFETCH_FLAGS=--runs 5)"
+	@echo "make bench         setup, release build, corpus, imgcache-bench (options: BENCH_FLAGS=\"--runs 5 gif\"), then throughput.sh (THROUGHPUT_FLAGS=\"--runs 1\")"
+	@echo "make bench-throughput  setup, release build, prefetch of 1,000 images against vipsthumbnail and Pillow on 1 and 2 cores, and over HTTPS + 20 ms (Benchmarks/throughput.sh; BENCH_FLAGS=\"--runs 1 --only a\")"
 	@echo "make bench-compare setup, release build, imgcache against vipsthumbnail, ImageMagick, Pillow, gifsicle, djpeg (Benchmarks/compare.sh; BENCH_FLAGS=--runs 9)"
 	@echo "make bench-corpus  write the benchmark corpus to \$$IMGCACHE_BENCH_DIR (default \$${TMPDIR:-/tmp}/imgcache-bench)"
 	@echo "make bench-memory  peak-RSS benchmark (Benchmarks/memory.sh; pass options as BENCH_FLAGS=--report-only)"
@@ -108,10 +109,10 @@ bench-memory: setup
 # Benchmark runs keep everything they write outside the repository (the corpus folder and TMPDIR).
 bench: bench-corpus release
 	.build/release/imgcache-bench $(BENCH_FLAGS)
-	Benchmarks/prefetch.sh --no-build $(PREFETCH_FLAGS)
+	Benchmarks/throughput.sh --no-build $(THROUGHPUT_FLAGS)
 
-bench-prefetch: setup release
-	Benchmarks/prefetch.sh --no-build $(PREFETCH_FLAGS)
+bench-throughput: setup release
+	Benchmarks/throughput.sh --no-build $(BENCH_FLAGS)
 
 bench-compare: setup release
 	Benchmarks/compare.sh --no-build $(BENCH_FLAGS)
