@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Throughput of `imgcache prefetch`: against vipsthumbnail and Pillow, and over TLS with latency.
 #
-#   Benchmarks/throughput.sh [--runs N] [--count COUNT] [--only a|b] [--no-build]
+#   Benchmarks/throughput.sh [--runs N] [--count COUNT] [--only a|b|c] [--no-build]
 #
 # (a) COUNT (1,000) distinct 1200x800 JPEGs to the small widget of an iPhone 16 Pro Max (510x510
 #     px, centre crop): `imgcache prefetch` from a local nginx on 127.0.0.1 into an empty cache,
@@ -9,7 +9,11 @@
 #     pinned to one core (taskset -c 0) and to two (taskset -c 0,1).
 # (b) the same prefetch on two cores over HTTPS (a self-signed certificate made for the run, HTTP/2
 #     offered) through Benchmarks/delay_proxy.py, which adds 20 ms each way.
-# (c) one 12 MP JPEG to every phone widget size in one call: not here yet (a later addition).
+# (c) one 12 MP JPEG (the corpus's 4000x3000 photo) to every phone widget size (every iPhone in the
+#     catalogue x small, medium and large that it has) through the pipeline and a new disk cache: in
+#     one call, which decodes once per DCT scale, against the same requests one at a time. Timed
+#     inside imgcache-bench (its scenarios jpeg-4000x3000-every-phone-widget-*), one process a run,
+#     each process's own measured run (after its warm-up) taken as the run's time.
 #
 # One warm-up run of each program, then N rounds (3) in which every command runs once, taking
 # turns (the order moves one place each round, reversed every other round); medians of the rounds.
@@ -17,7 +21,8 @@
 # stdout (progress on stderr): the machine, tool versions, load average before and after, the
 # figures, and the issue's targets with whether each is met (reported, not enforced).
 #
-# Environment: IMGCACHE (default .build/release/imgcache, built unless --no-build),
+# Environment: IMGCACHE (default .build/release/imgcache, built unless --no-build), IMGCACHE_BENCH
+# (default .build/release/imgcache-bench, for (c); built unless --no-build),
 # IMGCACHE_BENCH_DIR (the image set; default ${TMPDIR:-/tmp}/imgcache-bench), NGINX (default
 # /usr/sbin/nginx), PYTHON (with Pillow; default python3). Everything else goes to a temporary
 # folder under TMPDIR, removed at exit; nginx and the proxy are stopped however the script ends.
@@ -39,7 +44,7 @@ while [ $# -gt 0 ]; do
     --runs=*) runs=${1#*=} ;;
     --count) count=${2:?--count needs a number}; shift ;;
     --count=*) count=${1#*=} ;;
-    --only) only=${2:?--only needs a section: a or b}; shift ;;
+    --only) only=${2:?--only needs a section: a, b or c}; shift ;;
     --only=*) only=${1#*=} ;;
     --no-build) build=0 ;;
     -h | --help) usage; exit 0 ;;
@@ -53,19 +58,16 @@ done
 
 # The sections, in report order. Each section X has setup_X (servers, files), contenders_X (the
 # commands it measures, as TOOL@CPUS), report_X (its part of the report) and a title.
-all_sections=(a b)
+all_sections=(a b c)
 declare -A section_title=(
   [a]="(a) prefetch from a local nginx, against vipsthumbnail and Pillow, on one core and on two"
   [b]="(b) the same prefetch over HTTPS with 20 ms each way, two cores"
+  [c]="(c) one 12 MP JPEG to every phone widget size, in one call against one at a time, two cores"
 )
-# (c) "one 12 MP JPEG to every phone widget size in one call, against one at a time" is added
-# later, through an executable of its own: add c to all_sections and section_title, define
-# setup_c, contenders_c (e.g. "widgets-all@0,1 widgets-each@0,1"), report_c, and for each new
-# tool command_TOOL, verify_TOOL and a tool_label_of entry (see the imgcache ones below).
 case $only in
   "") sections=("${all_sections[@]}") ;;
-  a | b) sections=("$only") ;;
-  *) die 2 "--only wants a or b, not '$only'" ;;
+  a | b | c) sections=("$only") ;;
+  *) die 2 "--only wants a, b or c, not '$only'" ;;
 esac
 selected() { [[ " ${sections[*]} " == *" $1 "* ]]; }
 
@@ -77,6 +79,7 @@ pillow_peer=$root/Benchmarks/peers/pillow_fill_batch.py
 proxy_script=$root/Benchmarks/delay_proxy.py
 delay_ms=20
 
+imgcache_bench=${IMGCACHE_BENCH:-$root/.build/release/imgcache-bench}
 need_gnu_time
 for tool in "$nginx" taskset "$python"; do
   command -v "$tool" >/dev/null || die 2 "$tool is missing (make setup)"
@@ -89,6 +92,10 @@ fi
 "$python" -c 'import PIL' 2>/dev/null || die 2 "$python cannot import PIL (make setup)"
 [ "$(nproc --all)" -ge 2 ] || die 2 "needs at least 2 cores"
 build_cli "$build"
+if selected c; then
+  if [ "$build" = 1 ]; then (cd "$root" && swift build -c release --product imgcache-bench) >&2; fi
+  [ -x "$imgcache_bench" ] || die 2 "$imgcache_bench is missing; build it or set IMGCACHE_BENCH"
+fi
 
 # The image set: $count distinct 1200x800 JPEGs (quality 85), each a window of one of the two
 # corpus photos decoded at half size, at offsets from random.Random(index), every other pair
@@ -226,6 +233,8 @@ tool_label_of() {
     vips) echo "vipsthumbnail" ;;
     pillow) echo "Pillow" ;;
     tls) echo "imgcache prefetch, HTTPS + 20 ms" ;;
+    widgets_all) echo "every phone widget size in one call" ;;
+    widgets_each) echo "the same requests one at a time" ;;
     *) echo "$1" ;;
   esac
 }
@@ -237,6 +246,14 @@ command_imgcache() {
 command_tls() {
   cmd=("${trust_wrap[@]}" "$imgcache" prefetch "$work/urls-tls.txt" "${target[@]}" --cache-dir "$1/cache")
   cmd_env=("${trust_env[@]}")
+}
+command_widgets_all() {
+  cmd=("$imgcache_bench" --child jpeg-4000x3000-every-phone-widget-one-call --runs 1 --corpus "$bench_dir")
+  cmd_env=()
+}
+command_widgets_each() {
+  cmd=("$imgcache_bench" --child jpeg-4000x3000-every-phone-widget-one-at-a-time --runs 1 --corpus "$bench_dir")
+  cmd_env=()
 }
 command_vips() {
   cmd=(vipsthumbnail --size "$box" --smartcrop centre -o "$1/out/%s.jpg[Q=85,optimize_coding]" "${files[@]}")
@@ -294,6 +311,18 @@ verify_outputs() {  # the peers: exactly COUNT files, every one a $box JPEG
   fi
   produced=$formats
 }
+# verify_widgets DIR MEASURED: imgcache-bench's child checked that every size was prepared (it
+# exits 1 otherwise) and printed "MEDIAN P95 PEAK_KB" of its measured run: kept as widget_ms.
+declare -A widget_ms
+verify_widgets() {
+  local ms
+  ms=$(awk 'NF == 3 { print $1 }' "$1/stdout")
+  [ -n "$ms" ] || run_failed "$1" "imgcache-bench printed no time"
+  produced="every size"
+  [ "$2" != measured ] || widget_ms[$tool]+="$ms "
+}
+verify_widgets_all() { verify_widgets "$@"; }
+verify_widgets_each() { verify_widgets "$@"; }
 verify_vips() { verify_outputs "$@"; }
 verify_pillow() { verify_outputs "$@"; }
 
@@ -312,7 +341,7 @@ run_once() {
     >"$dir/stdout" 2>"$dir/stderr" || status=$?
   t1=$EPOCHREALTIME
   [ "$status" = 0 ] || run_failed "$dir" "$(tool_label_of "$tool") on CPUs $cpus failed (exit $status)"
-  "verify_$tool" "$dir"
+  "verify_$tool" "$dir" "$2"
   if [ "$2" = measured ]; then
     wall[$1]+="$(seconds_between "$t0" "$t1") "
     cpu[$1]+="$(awk '{ printf "%.2f", $1 + $2 }' "$dir/time.txt") "
@@ -423,8 +452,12 @@ contenders_b() {
 }
 
 # ---------------------------------------------------------------------------------------------
-# (c) one 12 MP JPEG to every phone widget size in one call, against one at a time: left out of
-# this script for now; it comes later with an executable of its own (see all_sections above).
+# (c) one 12 MP JPEG to every phone widget size in one call, against one at a time.
+
+setup_c() {
+  "$python" Benchmarks/make-corpus.py "$bench_dir" --only photo-4000x3000.jpg >&2
+}
+contenders_c() { echo "widgets_all@0,1 widgets_each@0,1"; }
 
 # ---------------------------------------------------------------------------------------------
 # Measure: one warm-up run of each program (on both cores; the HTTPS prefetch is the same
@@ -563,6 +596,33 @@ report_b() {
   echo "| wall time at most 1.3x that of the plain HTTP prefetch on two cores$(selected a || echo " (measured in this section, as (a) did not run)") | ${r}x | $(verdict "$r" "<=" 1.3) |"
   echo
   show_commands "${reference[@]}" tls@0,1
+}
+
+report_c() {
+  local all each r
+  all=$(tr ' ' '\n' <<<"${widget_ms[widgets_all]}" | median)
+  each=$(tr ' ' '\n' <<<"${widget_ms[widgets_each]}" | median)
+  r=$(ratio "$all" "$each")
+  echo "| command | taskset | time (ms) | runs (ms) | peak RSS (MiB) |"
+  echo "|---|---|---:|---|---:|"
+  local tool ms
+  for tool in widgets_all widgets_each; do
+    ms=$(tr ' ' '\n' <<<"${widget_ms[$tool]}" | median)
+    # shellcheck disable=SC2016  # the backquotes are markdown
+    printf '| %s | `-c 0,1` | %.1f | %s | %s |\n' "$(tool_label_of "$tool")" "$ms" \
+      "$(tr ' ' '\n' <<<"${widget_ms[$tool]}" | grep . | awk '{ printf "%s%.1f", (NR > 1 ? " " : ""), $1 }')" \
+      "$(mib "$(med rss "$tool@0,1")")"
+  done
+  echo
+  echo "- what is timed: imgcache-bench's measured run in its own process (after one warm-up run in the same process, which peak RSS includes), from a new cache folder: the original read from a file URL and stored once, every variant rendered and stored as JPEG quality 85"
+  echo
+  echo "Target (reported, not enforced):"
+  echo
+  echo "| target | this run | verdict |"
+  echo "|---|---:|---|"
+  echo "| one call at most 0.3x the time of the requests made one at a time | ${r}x | $(verdict "$r" "<=" 0.3) |"
+  echo
+  show_commands widgets_all@0,1 widgets_each@0,1
 }
 
 echo "## imgcache throughput"

@@ -13,7 +13,7 @@ enum PrefetchCommand: Command {
 
         Reads URLs (or local paths), one a line, from FILE or standard input ('-' or no FILE); blank
         lines and lines starting with '#' are skipped. Fetches them concurrently through the cache
-        (4 downloads and one decode per core at a time; the targets of one URL share one download and decode), preparing each for the target, with a
+        (8 downloads, 4 connections to a host, and one decode per core at a time; the targets of one URL share one download and decode), preparing each for the target, with a
         progress bar when standard error is a terminal. Ends with a summary: how many came from
         the network, were revalidated or were already cached, and every failure with its reason.
         Exits 11 when any URL failed.

@@ -31,7 +31,9 @@ extension DataLoader {
         /// Whether requests share connections. Default true: one URLSession serves the loader, and
         /// libcurl keeps a connection open for the next request to the same scheme, host and port
         /// (HTTP/1.1 keep-alive, or HTTP/2 where it is negotiated over TLS), which saves a TCP (and
-        /// TLS) handshake per request.
+        /// TLS) handshake per request. At most 4 connections are opened to one host: over HTTP/1.1 a
+        /// fifth request waits for one to be free (the connect time-out counts that wait); over
+        /// HTTP/2 requests share a connection.
         ///
         /// A response is read only as far as its framing says, and bytes past its end that libcurl
         /// reads with its headers make it close the connection. An attempt whose framing went wrong

@@ -24,6 +24,9 @@ final class LoaderSessions: Sendable {
     /// and after one retires it.
     private let shared = Mutex<URLSession?>(nil)
 
+    /// The most connections a loader opens to one scheme, host and port.
+    static let connectionsPerHost = 4
+
     init(configuration: DataLoader.Configuration) {
         self.configuration = configuration
     }
@@ -72,6 +75,9 @@ final class LoaderSessions: Sendable {
         session.requestCachePolicy = .reloadIgnoringLocalCacheData
         session.httpCookieStorage = nil
         session.httpShouldSetCookies = false
+        // libcurl (7.88) closes idle connections beyond four per transfer in flight: with at most
+        // four to a host, none is ever closed between bursts, and HTTP/2 streams share one.
+        session.httpMaximumConnectionsPerHost = Self.connectionsPerHost
         // The loader's own watch enforces the time-outs to the millisecond; URLSession's timers
         // (whole seconds on Linux: 0.5 s truncates to 0) are only a backstop behind the overall
         // time-out, which also ends transfers the loader has abandoned.

@@ -17,9 +17,9 @@ extension ImagePipeline {
         public var diskCache: DiskCache.Configuration
         /// Bytes of decoded frames the memory cache keeps. Default 64 MiB.
         public var memoryCacheLimit: Int
-        /// Downloads at once. Default 4: libcurl keeps up to four idle connections per transfer in
-        /// flight, so with at most four at once every connection stays open for the next download
-        /// from its host (a higher limit opens more, some of which close when traffic dips).
+        /// Downloads at once. Default 8. A loader opens at most 4 connections to one host (see
+        /// `DataLoader.Configuration.reusesConnections`): over HTTP/1.1 the downloads beyond 4 wait
+        /// for a free connection; over HTTP/2 they share one, which hides latency.
         public var maxConcurrentLoads: Int
         /// Decodes (and encodes) at once. Default: one per core.
         public var maxConcurrentDecodes: Int
@@ -39,7 +39,7 @@ extension ImagePipeline {
             dataLoader: (any DataLoading)? = nil,
             diskCache: DiskCache.Configuration = DiskCache.Configuration(),
             memoryCacheLimit: Int = 64 << 20,
-            maxConcurrentLoads: Int = 4,
+            maxConcurrentLoads: Int = 8,
             maxConcurrentDecodes: Int = ProcessInfo.processInfo.activeProcessorCount,
             maxFrames: Int = 50,
             frameBudgetBytes: Int = 15 << 20,
