@@ -1,0 +1,111 @@
+/// The widget slots of one iPhone home screen, in the pixels of a portrait screenshot of it (render
+/// pixels = points x UIKit scale): what a transparent widget needs to cut its slice of the
+/// wallpaper. Measured layouts come from `HomeScreenTables`, chosen by screenshot size, icon layout
+/// and iOS version.
+public struct HomeScreenLayout: Hashable, Sendable {
+    /// Size of the portrait screenshot the rectangles refer to.
+    public let screenshotSize: PixelSize
+    /// UIKit scale of the screen: points = pixels / scale.
+    public let scale: Double
+    public let icons: IconLayout
+    /// iOS versions the numbers describe.
+    public let iOS: ClosedRange<Int>
+    public let grid: HomeScreenGrid
+    /// Where the numbers come from: the measured table's citation, or how they were estimated.
+    public let source: String
+    /// The models the numbers were measured on (empty for an estimate).
+    public let models: String
+    /// Nil for a measured layout; for an estimate, its expected error in pixels (from the
+    /// leave-one-out test of the estimator over the measured tables).
+    public let expectedErrorPixels: Int?
+
+    /// True when the numbers are estimated rather than measured.
+    public var isEstimated: Bool { expectedErrorPixels != nil }
+
+    /// Every slot, small first, then medium, then large.
+    public var slots: [WidgetSlot] { grid.slots }
+
+    /// The slot of `family` at `position`; `invalidArgument` naming the positions there are when
+    /// the layout has no such slot.
+    public func slot(_ family: WidgetFamily, at position: SlotPosition) throws -> WidgetSlot {
+        guard let slot = slots.first(where: { $0.family == family && $0.position == position }) else {
+            let positions = slots.filter { $0.family == family }.map(\.position.rawValue)
+            throw ImgCacheError.invalidArgument(positions.isEmpty
+                ? "a home screen has no \(family.rawValue) widget slots"
+                : "this layout has no \(family.rawValue) widget at \(position.rawValue) (it has \(positions.joined(separator: ", ")))")
+        }
+        return slot
+    }
+
+    /// The measured layout for a portrait screenshot of `screenshot` pixels, or nil when no table
+    /// has that size for `icons` and `iOS`.
+    ///
+    /// - Parameters:
+    ///   - icons: the icon layout. Default `.small` (labelled icons, the only layout before iOS 18).
+    ///   - iOS: the iOS version: 18 and later use the 2024 tables, 16-17 the 2022 ones, 14-15 the
+    ///     2020 ones. Default 18.
+    ///   - device: the phone, needed when two phone classes share the screenshot size (2436 px: X,
+    ///     XS, 11 Pro against 12 and 13 mini); a device of another size is refused.
+    /// - Throws: `invalidArgument` for a landscape screenshot, an iOS version before 14 (no widgets
+    ///   on the home screen), a device whose screenshots have another size, or an ambiguous size
+    ///   without `device` (the message names the candidates).
+    public static func measured(
+        screenshot: PixelSize, icons: IconLayout = .small, iOS: Int = 18, device: DeviceModel? = nil
+    ) throws -> HomeScreenLayout? {
+        try checkArguments(screenshot: screenshot, iOS: iOS, device: device)
+        guard let table = HomeScreenTables.all.first(where: { $0.iOS.contains(iOS) }) else { return nil }
+        let candidates = table.entries.filter { $0.screenshot == screenshot && $0.icons == icons }
+        let entry: HomeScreenTables.Entry?
+        if candidates.count > 1 {
+            let phones = candidates.compactMap(\.phone)
+            guard let device else {
+                throw ImgCacheError.invalidArgument(
+                    "\(screenshot) screenshots come from two phone classes whose widgets sit differently: "
+                        + "give --device (\(phones.joined(separator: " or ")))")
+            }
+            entry = candidates.first { $0.phone == device.name }
+            guard entry != nil else {
+                throw ImgCacheError.invalidArgument("\(device.name) is not one of \(phones.joined(separator: ", "))")
+            }
+        } else {
+            entry = candidates.first
+        }
+        return entry.map { entry in
+            HomeScreenLayout(
+                screenshotSize: entry.screenshot, scale: Double(entry.scale), icons: icons, iOS: table.iOS, grid: entry.grid,
+                source: table.source, models: entry.models, expectedErrorPixels: nil)
+        }
+    }
+
+    /// The layout of a portrait screenshot of `screenshot` pixels: the measured one (see
+    /// `measured`), else `invalidArgument` saying that no table has the size.
+    public static func resolve(
+        screenshot: PixelSize, icons: IconLayout = .small, iOS: Int = 18, device: DeviceModel? = nil
+    ) throws -> HomeScreenLayout {
+        if let layout = try measured(screenshot: screenshot, icons: icons, iOS: iOS, device: device) { return layout }
+        throw ImgCacheError.invalidArgument("no measured home-screen table has \(screenshot) screenshots with \(icons.rawValue) icons on iOS \(iOS)")
+    }
+
+    /// Refuses what no layout can describe.
+    static func checkArguments(screenshot: PixelSize, iOS: Int, device: DeviceModel?) throws {
+        guard screenshot.width > 0, screenshot.height > 0 else {
+            throw ImgCacheError.invalidArgument("screenshot size \(screenshot) must be positive")
+        }
+        guard screenshot.height > screenshot.width else {
+            throw ImgCacheError.invalidArgument("a \(screenshot) screenshot is landscape: home-screen widgets are laid out on portrait screenshots")
+        }
+        guard iOS >= 14 else { throw ImgCacheError.invalidArgument("iOS \(iOS) has no widgets on the home screen (iOS 14 and later)") }
+        if let device {
+            guard device.kind == .iPhone else {
+                throw ImgCacheError.invalidArgument("\(device.name) is an iPad: home-screen layouts are for iPhones")
+            }
+            // Display Zoom renders fewer points at the same scale: a smaller screenshot of the same shape.
+            let native = device.screenPixels
+            let sameShape = abs(Double(native.width * screenshot.height) / Double(native.height * screenshot.width) - 1) < 0.01
+            guard sameShape && screenshot.width <= native.width else {
+                throw ImgCacheError.invalidArgument(
+                    "\(device.name) screenshots are \(native) (or smaller of that shape, with Display Zoom), not \(screenshot)")
+            }
+        }
+    }
+}

@@ -1,0 +1,28 @@
+/// A rectangle in whole pixels: its top-left corner and its size, y growing downwards.
+public struct PixelRect: Hashable, Sendable, CustomStringConvertible {
+    public var x: Int
+    public var y: Int
+    public var width: Int
+    public var height: Int
+
+    public init(x: Int, y: Int, width: Int, height: Int) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+
+    public var size: PixelSize { PixelSize(width: width, height: height) }
+    /// One past the right edge.
+    public var maxX: Int { x + width }
+    /// One past the bottom edge.
+    public var maxY: Int { y + height }
+
+    /// True when the rectangle lies wholly inside an image of `size` and is not empty.
+    public func fits(in size: PixelSize) -> Bool {
+        x >= 0 && y >= 0 && width > 0 && height > 0 && maxX <= size.width && maxY <= size.height
+    }
+
+    /// `"WxH+X+Y"`, as ImageMagick writes a crop geometry.
+    public var description: String { "\(width)x\(height)+\(x)+\(y)" }
+}
