@@ -85,9 +85,12 @@ enum HomeScreenEstimator {
               let error = fit.leaveOneOut.expectedErrorPixels(method, homeButton: screen.hasHomeButton, scale: screen.scale) else {
             throw ImgCacheError.invalidArgument("large home-screen icons came with iOS 18: iOS \(iOS) has small icons only")
         }
+        let pixels = grid.pixels(scale: screen.scale, screenshotWidth: screenshot.width)
+        guard pixels.slots.allSatisfy({ $0.rect.fits(in: screenshot) }) else {
+            throw ImgCacheError.invalidArgument("the estimated widget grid does not fit a \(screenshot) screenshot")
+        }
         return HomeScreenLayout(
-            screenshotSize: screenshot, scale: screen.scale, icons: icons, iOS: fit.table.iOS,
-            grid: grid.pixels(scale: screen.scale, screenshotWidth: screenshot.width),
+            screenshotSize: screenshot, scale: screen.scale, icons: icons, iOS: fit.table.iOS, grid: pixels,
             source: fit.description(method), models: "", expectedErrorPixels: error)
     }
 

@@ -88,8 +88,8 @@ public struct HomeScreenLayout: Hashable, Sendable {
     /// made.
     ///
     /// Parameters and defaults as for `measured`.
-    /// - Throws: as `measured`; and `invalidArgument` for large icons before iOS 18, for a size
-    ///   that iPhones with different screens share (X against 12 mini) without `device`, and for a
+    /// - Throws: as `measured`; and `invalidArgument` for large icons before iOS 18, for an
+    ///   estimated grid that would not fit the screenshot, for a size that iPhones with different screens share (X against 12 mini) without `device`, and for a
     ///   size no table and no catalogue phone has without `device` (the scale and insets of a
     ///   Display Zoom screenshot come from its phone).
     public static func resolve(
