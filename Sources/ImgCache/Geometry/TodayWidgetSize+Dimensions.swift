@@ -17,11 +17,12 @@ extension TodayWidgetSize {
     ///   (issue 9).
     /// Two sources put 528 pt on different phones: ../shared/devices/extras.json reads the code
     /// comments as the 320-pt iPhone's maximum and not the iPhone 7's, while issue 9 states 528 pt
-    /// as Notification Center's on a 375-pt phone. Both are kept, as separate facts: the logs
-    /// do not say where the widget was opened (a Today extension run from Xcode opens in the Today
-    /// view), and the issue's pair for 375 pt (616 against 528) differs by the same 88 pt as its
-    /// Plus landscape pair (352 against 264), so it reads as a measurement of its own rather than
-    /// the 5s figure misplaced.
+    /// as Notification Center's on a 375-pt phone. Both are kept, as separate facts: the logs do
+    /// not say where the widget was opened, but they give the 375-pt phone 616 pt, which the issue
+    /// places in the Today view, so their 528 pt is read as the 320-pt phone's Today view; and the
+    /// issue's pair for 375 pt (616 against 528) differs by the same 88 pt as its Plus landscape
+    /// pair (352 against 264), so it reads as a measurement of its own rather than the 5s figure
+    /// misplaced.
     ///
     /// - Throws: `invalidArgument` on an iPad (Today sizes are known for iPhones only) and for an
     ///   expanded height no source gives (naming those there are).
