@@ -22,6 +22,14 @@ struct FetchReport {
                 "encoding": response.timings.encoding, "total": response.timings.total,
             ],
         ]
+        // Whether the target's size was estimated (no source publishes it), never left unsaid.
+        if let resolved = try? response.request.target?.resolve() {
+            object["estimated"] = resolved.isEstimated
+            if let estimate = resolved.estimate {
+                object["estimate"] = estimate.basis
+                if let error = estimate.expectedErrorPixels { object["expected_error_px"] = error }
+            }
+        }
         if let source = response.source {
             object["source"] = ["format": source.format.rawValue, "width": source.size.width, "height": source.size.height]
         }

@@ -8,9 +8,14 @@ struct TargetArguments {
           --device NAMES      a device from 'imgcache devices', with --widget: the widget's pixel size;
                               several, comma-separated, or 'all', 'iphones', 'ipads' (fetch, prefetch)
           --widget FAMILIES   small, medium, large, extra-large (iPad) or accessory-circular,
-                              accessory-rectangular, accessory-inline; several, comma-separated
-                              (fetch, prefetch). With several targets, sizes a device lacks are
-                              skipped with a note on standard error
+                              accessory-rectangular, accessory-inline, or an iOS 10 Today widget:
+                              today-compact, today-expanded; several, comma-separated (fetch,
+                              prefetch). A size no source publishes is estimated for one device
+                              (the iPhone Air's widgets), with a note on standard error; with
+                              several targets, unpublished sizes are skipped with a note
+          --text-size SIZE    today-compact: xs, s, m, l, xl, xxl or xxxl (default l, 110 pt high)
+          --entry WHERE       today-expanded: today-view (default) or notification-center
+          --landscape         today-expanded: the landscape height
           --size WxH          the target in pixels, or in points when --scale is given
           --scale N           the screen scale of --size in points: pixels = round(points x scale)
           --mode MODE         fit, fill or crop; default crop with --widget (the widget's exact
@@ -38,15 +43,16 @@ struct TargetArguments {
     static func parse(_ arguments: inout ArgumentList, cacheDirectory: Bool) throws -> TargetArguments {
         var result = TargetArguments()
         let device = try arguments.value("--device")
-        let widget = try arguments.value("--widget", expected: "small, medium, large, extra-large or accessory-*") {
-            Self.families($0)
-        }
+        let widget = try arguments.value(
+            "--widget", expected: "small, medium, large, extra-large, accessory-*, today-compact or today-expanded"
+        ) { Self.widgets($0) }
+        let today = try TodayOptions.parse(&arguments, widgets: widget ?? [])
         let size = try arguments.value("--size", expected: "WxH, e.g. 510x510", parse: PixelSize.init(parsing:))
         let scale = try arguments.value("--scale", expected: "a positive number such as 3") { Double($0).flatMap { $0 > 0 ? $0 : nil } }
         switch (device, widget, size) {
         case (let device?, let widget?, nil):
             guard scale == nil else { throw UsageError("--scale comes from the device with --device") }
-            result.targets = try widgetTargets(devices: try Self.devices(device), families: widget)
+            result.targets = try widgetTargets(devices: try Self.devices(device), widgets: widget, today: today)
         case (nil, nil, let size?):
             result.targets = [scale.map { .points(PointSize(width: Double(size.width), height: Double(size.height)), scale: $0) }
                 ?? .pixels(size)]
@@ -94,11 +100,11 @@ struct TargetArguments {
         }
     }
 
-    /// The families of a comma-separated list, nil when one is unknown.
-    private static func families(_ list: String) -> [WidgetFamily]? {
-        let families = list.split(separator: ",").map { WidgetFamily(rawValue: $0.trimmingCharacters(in: .whitespaces)) }
-        guard !families.isEmpty, families.allSatisfy({ $0 != nil }) else { return nil }
-        return families.compactMap { $0 }
+    /// The widgets of a comma-separated list, nil when one is unknown.
+    private static func widgets(_ list: String) -> [Widget]? {
+        let widgets = list.split(separator: ",").map { Widget(name: $0.trimmingCharacters(in: .whitespaces)) }
+        guard !widgets.isEmpty, widgets.allSatisfy({ $0 != nil }) else { return nil }
+        return widgets.compactMap { $0 }
     }
 
     /// The devices of a comma-separated list of names, or of 'all', 'iphones' or 'ipads'.
@@ -112,21 +118,24 @@ struct TargetArguments {
         }
     }
 
-    /// A widget target for every device and family; with more than one, the sizes a device lacks
-    /// are skipped and named on standard error (alone, it is an error).
-    private static func widgetTargets(devices: [DeviceModel], families: [WidgetFamily]) throws -> [ImageTarget] {
-        let all = devices.flatMap { device in families.map { ImageTarget.widget($0, device: device) } }
+    /// A target for every device and widget. Alone, a target must resolve, and an estimated size
+    /// is named on standard error; in a list, the sizes a device lacks or that no source publishes
+    /// are skipped and named on standard error.
+    private static func widgetTargets(devices: [DeviceModel], widgets: [Widget], today: TodayOptions) throws -> [ImageTarget] {
+        let all = devices.flatMap { device in widgets.map { $0.target(device: device, today: today) } }
         guard all.count > 1 else {
-            _ = try all.first?.resolve()
+            if let target = all.first, case let resolved = try target.resolve(), let estimate = resolved.estimate {
+                let error = estimate.expectedErrorPixels.map { ", expected error up to \($0) px" } ?? ""
+                CommandLineTool.printError("imgcache: note: \(target.label) \(resolved.pixels) px is estimated\(error): \(estimate.basis)")
+            }
             return all
         }
         var known: [ImageTarget] = [], skipped: [String] = []
         for target in all {
-            guard case .widget(let family, let device) = target else { continue }
-            if device.widgetSizes[family] == nil { skipped.append("\(device.name) \(family.rawValue)") } else { known.append(target) }
+            if let resolved = try? target.resolve(), !resolved.isEstimated { known.append(target) } else { skipped.append(target.label) }
         }
         if !skipped.isEmpty {
-            CommandLineTool.printError("imgcache: no published size, skipped: \(skipped.joined(separator: ", "))")
+            CommandLineTool.printError("imgcache: no published size, skipped: \(skipped.joined(separator: ", ")) (one device and widget alone gives an estimate where there is one)")
         }
         guard !known.isEmpty else { throw UsageError("no device in the list has a published size for these widgets") }
         return known

@@ -48,12 +48,31 @@ final class DeviceCatalogTests: XCTestCase {
         }
     }
 
-    func testUnpublishedSizesAreATypedError() throws {
+    func testUnpublishedSizesAreATypedErrorUnlessTheHomeScreenModelEstimatesThem() throws {
         let air = try DeviceCatalog.device(named: "iPhone Air")
         XCTAssertThrowsError(try air.widgetPixels(.small)) {
             XCTAssertEqual($0 as? ImgCacheError, .widgetSizeUnknown(device: "iPhone Air", family: "small"))
         }
         XCTAssertThrowsError(try DeviceCatalog.device(named: "iPhone 15").widgetPixels(.extraLarge))
+        // The Air's home-screen sizes are estimated, whole points, with the model's size error.
+        let small = try air.widgetSize(.small), medium = try air.widgetSize(.medium), large = try air.widgetSize(.large)
+        XCTAssertEqual(small.points, PointSize(width: 169, height: 169))
+        XCTAssertEqual(medium.points, PointSize(width: 361, height: 169))
+        XCTAssertEqual(large.points, PointSize(width: 361, height: 378))
+        XCTAssertEqual(small.estimate?.expectedErrorPixels, 24)
+        XCTAssertTrue(small.estimate?.basis.hasPrefix("no published size: the home-screen grid model") == true)
+        XCTAssertNil(try DeviceCatalog.device(named: "iPhone 16").widgetSize(.small).estimate)
+        XCTAssertThrowsError(try air.widgetSize(.accessoryCircular))
+        XCTAssertThrowsError(try DeviceCatalog.device(named: "iPad Pro 11-inch (M4)").widgetSize(.small))
+    }
+
+    func testSafeAreasTellTheHomeButtonFromFaceID() throws {
+        XCTAssertEqual(try DeviceCatalog.device(named: "iPhone Air").safeAreaInsets, SafeAreaInsets(top: 68, bottom: 34))
+        XCTAssertEqual(try DeviceCatalog.device(named: "iPhone 13 mini").safeAreaInsets.top, 50)
+        XCTAssertTrue(try DeviceCatalog.device(named: "iPhone SE (3rd generation)").hasHomeButton)
+        XCTAssertFalse(try DeviceCatalog.device(named: "iPhone 16").hasHomeButton)
+        XCTAssertTrue(try DeviceCatalog.device(named: "iPhone 16 Pro").widgetSizesFromScreenshots)
+        XCTAssertFalse(try DeviceCatalog.device(named: "iPhone 16").widgetSizesFromScreenshots)
     }
 
     func testPointTargetsRoundHalfAwayFromZero() throws {

@@ -1,9 +1,14 @@
-/// The size an image is prepared for: pixels, points at a screen scale, or a widget family on a device.
-/// Every form resolves to whole pixels: pixels = round(points x scale), halves away from zero.
+/// The size an image is prepared for: pixels, points at a screen scale, a widget family on a device,
+/// or an iOS 10 Today widget on a device. Every form resolves to whole pixels: pixels =
+/// round(points x scale), halves away from zero.
 public enum ImageTarget: Sendable, Hashable {
     case pixels(PixelSize)
     case points(PointSize, scale: Double)
+    /// The widget's published size on the device; for a home-screen family no source publishes
+    /// (iPhone Air), the home-screen model's estimate, flagged in `Resolved.estimate`.
     case widget(WidgetFamily, device: DeviceModel)
+    /// An iOS 10 Today extension's size on the device (see `TodayWidgetSize.dimensions(on:)`).
+    case today(TodayWidgetSize, device: DeviceModel)
 
     /// A target resolved to pixels, with the scale and point size it stands for.
     public struct Resolved: Sendable, Hashable {
@@ -12,23 +17,36 @@ public enum ImageTarget: Sendable, Hashable {
         public let scale: Double
         /// The size in points: the requested points, or pixels / scale.
         public let points: PointSize
+        /// Non-nil when the size is estimated rather than published: how, and how far off it may be.
+        public let estimate: SizeEstimate?
+
+        /// True when the size is estimated.
+        public var isEstimated: Bool { estimate != nil }
+        /// The estimate's expected error in pixels, when it has one.
+        public var expectedErrorPixels: Int? { estimate?.expectedErrorPixels }
     }
 
-    /// Resolves the target; a widget with no published size throws `widgetSizeUnknown`, a
-    /// non-positive size or scale throws `invalidArgument`.
+    /// Resolves the target. A widget with neither a published nor an estimated size throws
+    /// `widgetSizeUnknown`; a Today size no source gives, `invalidArgument`; so does a non-positive
+    /// size or scale.
     public func resolve() throws -> Resolved {
         switch self {
         case .pixels(let size):
             guard size.width > 0, size.height > 0 else { throw ImgCacheError.invalidArgument("target size \(size) must be positive") }
-            return Resolved(pixels: size, scale: 1, points: PointSize(width: Double(size.width), height: Double(size.height)))
+            return Resolved(pixels: size, scale: 1, points: PointSize(width: Double(size.width), height: Double(size.height)), estimate: nil)
         case .points(let points, let scale):
             guard points.width > 0, points.height > 0, scale > 0 else {
                 throw ImgCacheError.invalidArgument("target \(points) pt at scale \(scale) must be positive")
             }
-            return Resolved(pixels: points.pixels(atScale: scale), scale: scale, points: points)
+            return Resolved(pixels: points.pixels(atScale: scale), scale: scale, points: points, estimate: nil)
         case .widget(let family, let device):
-            let pixels = try device.widgetPixels(family)
-            return Resolved(pixels: pixels, scale: device.scale, points: device.widgetSizes[family]!)
+            let size = try device.widgetSize(family)
+            return Resolved(pixels: size.points.pixels(atScale: device.scale), scale: device.scale, points: size.points, estimate: size.estimate)
+        case .today(let size, let device):
+            let dimensions = try size.dimensions(on: device)
+            return Resolved(
+                pixels: dimensions.points.pixels(atScale: device.scale), scale: device.scale, points: dimensions.points,
+                estimate: dimensions.estimate)
         }
     }
 }

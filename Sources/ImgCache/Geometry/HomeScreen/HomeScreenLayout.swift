@@ -78,12 +78,25 @@ public struct HomeScreenLayout: Hashable, Sendable {
     }
 
     /// The layout of a portrait screenshot of `screenshot` pixels: the measured one (see
-    /// `measured`), else `invalidArgument` saying that no table has the size.
+    /// `measured`), else an estimate (`isEstimated` true) from the grid model fitted on the
+    /// measured tables of the same iOS era. An estimate uses the widget sizes published for the
+    /// screen when there are any (the columns follow from the centred medium widget, the row pitch
+    /// from the large height) and models the rest from the screen's points, scale, safe-area
+    /// insets and home button or Face ID; large icons scale the measured small-icon layout of the
+    /// same size when there is one. Its `expectedErrorPixels` is the worst error of the same method
+    /// when each measured table was hidden and estimated from the others; `source` says how it was
+    /// made.
+    ///
+    /// Parameters and defaults as for `measured`.
+    /// - Throws: as `measured`; and `invalidArgument` for large icons before iOS 18, for an
+    ///   estimated grid that would not fit the screenshot, for a size that iPhones with different screens share (X against 12 mini) without `device`, and for a
+    ///   size no table and no catalogue phone has without `device` (the scale and insets of a
+    ///   Display Zoom screenshot come from its phone).
     public static func resolve(
         screenshot: PixelSize, icons: IconLayout = .small, iOS: Int = 18, device: DeviceModel? = nil
     ) throws -> HomeScreenLayout {
         if let layout = try measured(screenshot: screenshot, icons: icons, iOS: iOS, device: device) { return layout }
-        throw ImgCacheError.invalidArgument("no measured home-screen table has \(screenshot) screenshots with \(icons.rawValue) icons on iOS \(iOS)")
+        return try HomeScreenEstimator.estimate(screenshot: screenshot, icons: icons, iOS: iOS, device: device)
     }
 
     /// Refuses what no layout can describe.

@@ -1,0 +1,7 @@
+/// Where an iOS 10 Today widget is opened, which bounds its expanded height: the Today view (swipe
+/// right on the home or lock screen) or Notification Center (swipe down), named as the CLI takes
+/// them (`--entry notification-center`).
+public enum TodayEntry: String, Sendable, CaseIterable {
+    case todayView = "today-view"
+    case notificationCenter = "notification-center"
+}
