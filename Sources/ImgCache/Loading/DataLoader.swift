@@ -16,7 +16,7 @@ import FoundationNetworking
 public final class DataLoader: DataLoading {
     public let configuration: Configuration
     private let sessions: LoaderSessions
-    /// The URL policy of `configuration`, or why its `allowedHosts` are invalid (every load throws it).
+    /// The URL policy of `configuration`, or why a setting is out of its range (every load throws it).
     private let policy: Result<URLPolicy, any Error>
     /// Reads `file://` URLs (one thread, made only when they are allowed), off the cooperative pool.
     private let fileReader: BlockingPool?
@@ -32,7 +32,10 @@ public final class DataLoader: DataLoading {
         self.configuration = configuration
         self.sleep = sleep
         sessions = LoaderSessions(configuration: configuration)
-        policy = Result { try URLPolicy(allowedHosts: configuration.allowedHosts) }
+        policy = Result {
+            try configuration.validate()
+            return try URLPolicy(allowedHosts: configuration.allowedHosts)
+        }
         fileReader = configuration.allowsFileURLs ? BlockingPool(threadCount: 1, name: "imgcache-files") : nil
     }
 
