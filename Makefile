@@ -32,7 +32,9 @@ DEMO_SIZE ?= 1014x474
 BENCH_FLAGS ?=
 THROUGHPUT_FLAGS ?=
 
-.PHONY: all help setup build release test demo bench bench-throughput bench-compare bench-corpus bench-memory clean
+FUZZ_SECONDS ?= 600
+
+.PHONY: all help setup build release test demo fuzz bench bench-throughput bench-compare bench-corpus bench-memory clean
 
 all: build
 
@@ -47,6 +49,7 @@ help:
 	@echo "make bench-compare setup, release build, imgcache against vipsthumbnail, ImageMagick, Pillow, gifsicle, djpeg (Benchmarks/compare.sh; BENCH_FLAGS=--runs 9)"
 	@echo "make bench-corpus  write the benchmark corpus to \$$IMGCACHE_BENCH_DIR (default \$${TMPDIR:-/tmp}/imgcache-bench)"
 	@echo "make bench-memory  peak-RSS benchmark (Benchmarks/memory.sh; pass options as BENCH_FLAGS=--report-only)"
+	@echo "make fuzz          build the libFuzzer harnesses (ASan) and run each for FUZZ_SECONDS (default 600) (Fuzz/run.sh)"
 	@echo "make clean         remove .build and out"
 
 setup:
@@ -117,5 +120,8 @@ bench-throughput: setup release
 bench-compare: setup release
 	Benchmarks/compare.sh --no-build $(BENCH_FLAGS)
 
+fuzz: setup
+	Fuzz/run.sh $(FUZZ_SECONDS)
+
 clean:
-	rm -rf .build out
+	rm -rf .build Fuzz/.build out

@@ -154,32 +154,77 @@ int imgjpeg_read_rows(imgjpeg_decoder *decoder, uint8_t **rows, int max_rows, in
 }
 
 void imgjpeg_abort(imgjpeg_decoder *decoder) {
-    /* jpeg_abort_decompress cannot fail; the rows already read are complete (a progressive file is
-     * read whole by jpeg_start_decompress). */
+    /* jpeg_abort_decompress frees the image's memory pools. It reports no error today, but every
+     * libjpeg call runs under setjmp here, so that an error handler's longjmp can never land in a
+     * frame that has returned. */
+    if (setjmp(decoder->errors.jump)) return;
     jpeg_abort_decompress(&decoder->cinfo);
 }
+
+/* A memory destination of the shim's own: its buffer is only ever replaced here, so the error
+ * path frees exactly the buffer that exists (libjpeg's jpeg_mem_dest replaces its buffer when it
+ * grows, leaving the caller's pointer stale). */
+struct imgjpeg_destination {
+    struct jpeg_destination_mgr base;
+    unsigned char *buffer;
+    size_t capacity;
+};
+
+static void imgjpeg_init_destination(j_compress_ptr cinfo) {
+    struct imgjpeg_destination *destination = (struct imgjpeg_destination *)cinfo->dest;
+    destination->base.next_output_byte = destination->buffer;
+    destination->base.free_in_buffer = destination->capacity;
+}
+
+static boolean imgjpeg_empty_output_buffer(j_compress_ptr cinfo) {
+    struct imgjpeg_destination *destination = (struct imgjpeg_destination *)cinfo->dest;
+    size_t used = destination->capacity;
+    if (used > ((size_t)-1) / 2) ERREXIT1(cinfo, JERR_OUT_OF_MEMORY, 10);
+    unsigned char *grown = realloc(destination->buffer, used * 2);
+    if (!grown) ERREXIT1(cinfo, JERR_OUT_OF_MEMORY, 10);
+    destination->buffer = grown;
+    destination->capacity = used * 2;
+    destination->base.next_output_byte = grown + used;
+    destination->base.free_in_buffer = used;
+    return TRUE;
+}
+
+static void imgjpeg_term_destination(j_compress_ptr cinfo) { (void)cinfo; }
 
 int imgjpeg_encode(const uint8_t *pixels, int width, int height, int components, int quality,
                    int progressive, unsigned char **output, unsigned long *output_size,
                    char *message, size_t message_size) {
     struct jpeg_compress_struct cinfo;
     struct imgjpeg_error_manager errors;
-    /* volatile: read after a longjmp */
-    unsigned char *volatile buffer = NULL;
-    unsigned long volatile size = 0;
+    /* On the heap: its buffer changes after setjmp, which a local may not do and be read after
+     * the longjmp. The pointer itself never changes. */
+    struct imgjpeg_destination *const destination = calloc(1, sizeof *destination);
     memset(&cinfo, 0, sizeof cinfo);
     imgjpeg_install_errors(&errors);
     cinfo.err = &errors.base;
     *output = NULL;
     *output_size = 0;
+    if (destination) {
+        destination->capacity = 65536;
+        destination->buffer = malloc(destination->capacity);
+    }
+    if (!destination || !destination->buffer) {
+        snprintf(message, message_size, "out of memory");
+        free(destination);
+        return -1;
+    }
+    destination->base.init_destination = imgjpeg_init_destination;
+    destination->base.empty_output_buffer = imgjpeg_empty_output_buffer;
+    destination->base.term_destination = imgjpeg_term_destination;
     if (setjmp(errors.jump)) {
         snprintf(message, message_size, "%s", errors.message);
         jpeg_destroy_compress(&cinfo);
-        free(buffer);
+        free(destination->buffer);
+        free(destination);
         return -1;
     }
     jpeg_create_compress(&cinfo);
-    jpeg_mem_dest(&cinfo, (unsigned char **)&buffer, (unsigned long *)&size);
+    cinfo.dest = &destination->base;
     cinfo.image_width = (JDIMENSION)width;
     cinfo.image_height = (JDIMENSION)height;
     cinfo.input_components = components;
@@ -196,8 +241,9 @@ int imgjpeg_encode(const uint8_t *pixels, int width, int height, int components,
         jpeg_write_scanlines(&cinfo, &row, 1);
     }
     jpeg_finish_compress(&cinfo);
+    *output = destination->buffer;
+    *output_size = (unsigned long)(destination->capacity - destination->base.free_in_buffer);
     jpeg_destroy_compress(&cinfo);
-    *output = buffer;
-    *output_size = size;
+    free(destination);
     return 0;
 }

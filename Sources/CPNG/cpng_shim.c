@@ -51,6 +51,11 @@ imgpng_decoder *imgpng_decoder_create(void) {
         return NULL;
     }
     decoder->info = png_create_info_struct(decoder->png);
+    if (!decoder->info) {
+        png_destroy_read_struct(&decoder->png, NULL, NULL);
+        free(decoder);
+        return NULL;
+    }
     /* Text chunks and ICC profiles are never used (colour management is not applied): skip them
      * rather than inflate them (compressed-chunk bombs) or judge them. */
     static const png_byte ignored[] = {'t', 'E', 'X', 't', 0, 'z', 'T', 'X', 't', 0, 'i', 'T', 'X', 't', 0,

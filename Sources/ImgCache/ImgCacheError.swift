@@ -16,6 +16,9 @@ public enum ImgCacheError: Error, Sendable, Equatable, CustomStringConvertible {
     case timeout(url: String, seconds: Double)
     /// The connection failed (refused, reset, DNS, TLS, too many redirects...) after any retries.
     case network(url: String, detail: String)
+    /// The loader's policy refused the URL or a redirect to it: a redirect from https to http, or
+    /// a host that `DataLoader.Configuration.allowedHosts` does not list. Never retried.
+    case refusedURL(url: String, reason: String)
     /// No device in the catalogue has that name; `suggestions` are the closest names.
     case unknownDevice(name: String, suggestions: [String])
     /// No published widget size exists for that family on that device.
@@ -47,6 +50,8 @@ public enum ImgCacheError: Error, Sendable, Equatable, CustomStringConvertible {
             return "no answer from \(url) within \(seconds) s"
         case .network(let url, let detail):
             return "network error for \(url): \(detail)"
+        case .refusedURL(let url, let reason):
+            return "refused \(url): \(reason)"
         case .unknownDevice(let name, let suggestions):
             return "unknown device '\(name)'; closest: \(suggestions.joined(separator: ", "))"
         case .widgetSizeUnknown(let device, let family):

@@ -25,6 +25,8 @@ enum ExitStatus: Int32 {
     case tooLarge = 10
     /// Some URLs of a prefetch failed.
     case someFailed = 11
+    /// A URL or a redirect was refused: https to http, or a host not in --allowed-hosts.
+    case refusedURL = 12
 
     /// The exit status and the one-line message for an error.
     static func describing(_ error: Error) -> (status: ExitStatus, message: String) {
@@ -46,6 +48,7 @@ enum ExitStatus: Int32 {
             case .network, .timeout: return (.network, error.description)
             case .httpStatus: return (.httpStatus, error.description)
             case .tooLarge: return (.tooLarge, error.description)
+            case .refusedURL: return (.refusedURL, error.description)
             }
         default:
             return (.failure, "\(error)")

@@ -127,3 +127,20 @@ final class ImagePipelineVariantTests: XCTestCase {
         XCTAssertEqual(try DiskCache(configuration: DiskCache.Configuration(root: root)).entries().count, 0)
     }
 }
+
+extension ImagePipelineVariantTests {
+    func testAnOriginalOverTheCacheSizeLimitIsServedWithoutBeingStored() async throws {
+        let loader = CountingLoader()
+        let source = URL(string: "https://example.test/big.png")!
+        let png = try PNGEncoder.encode(TestImages.scene(width: 300, height: 200, translucent: true))
+        loader.serve(source, .init(data: png))
+        var disk = DiskCache.Configuration(root: root, sizeLimit: png.count - 1)
+        disk.syncWrites = false
+        let pipeline = try ImagePipeline(configuration: ImagePipeline.Configuration(dataLoader: loader, diskCache: disk))
+        let response = try await pipeline.image(for: ImageRequest(url: source, target: .pixels(PixelSize(width: 60, height: 60))))
+        XCTAssertEqual(response.pixelSize, PixelSize(width: 60, height: 40))
+        XCTAssertNil(response.fileURL)
+        XCTAssertEqual(try ImageDecoder.decode(.data(response.encodedData())).size, PixelSize(width: 60, height: 40))
+        XCTAssertEqual(try pipeline.diskCache.entries().count, 0)
+    }
+}

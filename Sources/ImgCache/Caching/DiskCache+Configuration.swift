@@ -75,10 +75,12 @@ extension DiskCache {
             if !(0...1).contains(lowWaterFraction) {
                 throw ImgCacheError.invalidArgument("low-water fraction must be between 0 and 1")
             }
-            if let timeToLive, timeToLive <= 0 { throw ImgCacheError.invalidArgument("time to live must be positive") }
+            if let timeToLive, !(timeToLive.isFinite && timeToLive > 0) {
+                throw ImgCacheError.invalidArgument("time to live must be positive and finite")
+            }
             if accessStampFlushCount < 1 { throw ImgCacheError.invalidArgument("access stamp flush count must be at least 1") }
-            if accessStampFlushInterval < 0 || lockTimeout < 0 {
-                throw ImgCacheError.invalidArgument("cache intervals must not be negative")
+            for interval in [accessStampFlushInterval, lockTimeout] where !(interval.isFinite && (0...86_400).contains(interval)) {
+                throw ImgCacheError.invalidArgument("cache intervals must be from 0 to 86400 s")
             }
         }
     }

@@ -51,6 +51,13 @@ extension DataLoader {
         /// False gives each attempt a URLSession (so a connection) of its own and sends
         /// `Connection: close`: no response can ever be read as the answer to another request.
         public var reusesConnections = true
+        /// The hosts a loader may fetch from and follow redirects to, for services that fetch URLs
+        /// they were handed: exact names (`images.example.com`) or `*.example.com` (every host under
+        /// example.com). Checked on the first URL and on every redirect; anything else fails with
+        /// `refusedURL` before a request is sent. It checks names, not addresses: it does not defend
+        /// against DNS rebinding. Default nil: any host. (A redirect from https to http is refused
+        /// whatever this says.)
+        public var allowedHosts: [String]?
         /// The `User-Agent` header. Default "imgcache".
         public var userAgent = "imgcache"
 

@@ -16,6 +16,8 @@ import FoundationNetworking
 public final class DataLoader: DataLoading {
     public let configuration: Configuration
     private let sessions: LoaderSessions
+    /// The URL policy of `configuration`, or why a setting is out of its range (every load throws it).
+    private let policy: Result<URLPolicy, any Error>
     /// Reads `file://` URLs (one thread, made only when they are allowed), off the cooperative pool.
     private let fileReader: BlockingPool?
     private let sleep: @Sendable (Duration) async throws -> Void
@@ -30,6 +32,10 @@ public final class DataLoader: DataLoading {
         self.configuration = configuration
         self.sleep = sleep
         sessions = LoaderSessions(configuration: configuration)
+        policy = Result {
+            try configuration.validate()
+            return try URLPolicy(allowedHosts: configuration.allowedHosts)
+        }
         fileReader = configuration.allowsFileURLs ? BlockingPool(threadCount: 1, name: "imgcache-files") : nil
     }
 
@@ -38,6 +44,9 @@ public final class DataLoader: DataLoading {
         switch url.scheme?.lowercased() {
         case "http", "https":
             guard let host = url.host, !host.isEmpty else { throw ImgCacheError.invalidURL(url.absoluteString) }
+            if let reason = try policy.get().refusal(for: url) {
+                throw ImgCacheError.refusedURL(url: url.absoluteString, reason: reason)
+            }
             return try await loadHTTP(request)
         case "file":
             guard let fileReader else { throw ImgCacheError.invalidURL(url.absoluteString) }
@@ -75,7 +84,7 @@ public final class DataLoader: DataLoading {
         let limits = Transfer.Limits(
             maxBytes: configuration.maxBytes, maxRedirects: configuration.maxRedirects,
             connectTimeout: configuration.connectTimeout, requestTimeout: configuration.requestTimeout,
-            overallTimeout: configuration.overallTimeout)
+            overallTimeout: configuration.overallTimeout, policy: try policy.get())
         let transfer = Transfer(url: request.url, isConditional: !request.validators.isEmpty, limits: limits, deadline: deadline)
         var urlRequest = URLRequest(url: request.url)
         if let etag = request.validators.etag { urlRequest.setValue(etag, forHTTPHeaderField: "If-None-Match") }

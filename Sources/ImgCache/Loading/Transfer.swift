@@ -22,6 +22,8 @@ final class Transfer: Sendable {
         var connectTimeout: TimeInterval
         var requestTimeout: TimeInterval
         var overallTimeout: TimeInterval
+        /// Which redirects may be followed (never https to http; only allowed hosts).
+        var policy: URLPolicy
     }
 
     /// A finished response: a 2xx with its whole body, or a 304.
@@ -142,12 +144,16 @@ final class Transfer: Sendable {
         let location = response.value(forHTTPHeaderField: "Location") ?? ""
         let target = URL(string: location, relativeTo: response.url)?.absoluteURL ?? request.url
         let scheme = target?.scheme?.lowercased()
+        let source = response.url ?? url
         let failure: AttemptFailure? = state.withLock { state in
             guard !state.isFinished else { return nil }
             state.redirects += 1
             state.hopStart = .now
             if scheme != "http" && scheme != "https" {
                 return .permanent(url, "refused a redirect to \(location): only http and https are loaded")
+            }
+            if let target, let reason = limits.policy.refusal(redirectFrom: source, to: target) {
+                return AttemptFailure(error: .refusedURL(url: target.absoluteString, reason: reason), isRetryable: false)
             }
             if state.redirects > limits.maxRedirects {
                 return .permanent(url, "too many redirects (more than \(limits.maxRedirects))")

@@ -44,13 +44,16 @@ extension ImagePipeline {
                 outcome: .revalidated, changed: false)
         }
         try accept(response.data)
+        // Bytes the cache could never hold (over its whole size limit) are served without storing,
+        // as if the server had said no-store.
+        let keeps = !response.freshness.isNoStore && response.data.count <= diskCache.configuration.sizeLimit
         let (changed, entry) = try await blocking.run { () -> (Bool, CacheEntry?) in
             let changed = try stored.map { try !Self.holds($0, response.data) } ?? true
-            if stored != nil && (changed || response.freshness.isNoStore) {
+            if stored != nil && (changed || !keeps) {
                 // New bytes, or none to keep: variants rendered from the old ones go too.
                 _ = try diskCache.remove(key: key, cascadeVariants: true)
             }
-            guard !response.freshness.isNoStore else { return (changed, nil) }
+            guard keeps else { return (changed, nil) }
             let entry = try diskCache.store(
                 response.data, for: key, kind: .original, contentType: response.contentType,
                 etag: response.validators.etag, lastModified: response.validators.lastModified,

@@ -39,7 +39,9 @@ extension ImagePipeline {
             stored = try await blocking.run { [diskCache] in
                 work.encoded.map { encoded in
                     Result {
-                        guard original.entry != nil else { return nil }
+                        // Not stored when the original was not, or when the variant alone is over
+                        // the cache's whole size limit.
+                        guard original.entry != nil, encoded.data.count <= diskCache.configuration.sizeLimit else { return nil }
                         return try diskCache.store(
                             encoded.data, for: encoded.plan.variantKey, kind: .variant(of: encoded.plan.originalKey),
                             format: encoded.format, contentType: encoded.format.mimeType, expiresAt: original.expiresAt)

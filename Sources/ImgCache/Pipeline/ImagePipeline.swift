@@ -24,15 +24,17 @@ public final class ImagePipeline: Sendable {
     /// I/O while decodes keep the others busy.
     let blocking: BlockingPool
 
-    /// Opens the disk cache and prepares the pipeline; throws when the cache folder cannot be used.
+    /// Opens the disk cache and prepares the pipeline; throws `invalidArgument` for a setting out
+    /// of its range, and when the cache folder cannot be used.
     public init(configuration: Configuration = Configuration()) throws {
+        try configuration.validate()
         self.configuration = configuration
         diskCache = try DiskCache(configuration: configuration.diskCache)
         memoryCache = MemoryCache(costLimit: configuration.memoryCacheLimit)
         loader = configuration.dataLoader ?? DataLoader(configuration: configuration.loading)
         loads = AsyncLimiter(limit: configuration.maxConcurrentLoads)
         decodes = AsyncLimiter(limit: configuration.maxConcurrentDecodes)
-        blocking = BlockingPool(threadCount: max(1, configuration.maxConcurrentDecodes) + 2, name: "imgcache")
+        blocking = BlockingPool(threadCount: configuration.maxConcurrentDecodes + 2, name: "imgcache")
     }
 
     /// The prepared image for `request`, with its pixels. A variant rendered now carries the pixels

@@ -1,0 +1,2 @@
+/* Nothing to compile: the harnesses link libFuzzer's LLVMFuzzerRunDriver (-sanitize=fuzzer). */
+#include "fuzz_driver.h"

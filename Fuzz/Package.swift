@@ -1,0 +1,23 @@
+// swift-tools-version:6.0
+// libFuzzer harnesses for imgcache, a package of their own so that the main package's builds never
+// compile them. Build and run them with `make fuzz` (see Fuzz/README.md).
+import PackageDescription
+
+let package = Package(
+    name: "imgcache-fuzz",
+    dependencies: [.package(name: "imgcache", path: "..")],
+    targets: [
+        // LLVMFuzzerRunDriver, declared for the harnesses.
+        .target(name: "FuzzDriver", path: "FuzzDriver"),
+        .executableTarget(
+            name: "DecodeFuzzer", dependencies: ["FuzzDriver", .product(name: "ImgCache", package: "imgcache")],
+            path: "DecodeFuzzer"),
+        .executableTarget(
+            name: "EncodeFuzzer", dependencies: ["FuzzDriver", .product(name: "ImgCache", package: "imgcache")],
+            path: "EncodeFuzzer"),
+        .executableTarget(
+            name: "HTTPHeaderFuzzer", dependencies: ["FuzzDriver", .product(name: "ImgCache", package: "imgcache")],
+            path: "HTTPHeaderFuzzer"),
+    ],
+    swiftLanguageModes: [.v6]
+)

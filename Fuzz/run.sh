@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer harnesses (AddressSanitizer on, this package's own build folder) and runs
+# each for SECONDS, seeded from the conformance corpus (read in place, never copied) and from
+# inputs this script makes. Prints each harness's executions per second and outcome.
+#
+#   Fuzz/run.sh [SECONDS] [HARNESS...]     (default: 600 seconds, every harness)
+#
+# Environment: IMGCACHE_CORPUS (default ../shared/corpus beside the checkout), FUZZ_WORK (default
+# ${TMPDIR:-/tmp}/imgcache-fuzz: the corpora the runs grow and any crash inputs).
+# Exit status: 0 no finding; 1 a harness crashed, leaked, timed out or ran out of memory (the
+# input is kept in FUZZ_WORK/HARNESS/ and named in the output); 2 bad usage or a build failure.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")"
+seconds=${1:-600}
+[[ $seconds =~ ^[1-9][0-9]*$ ]] || { echo "fuzz: SECONDS must be a positive whole number" >&2; exit 2; }
+shift $(($# > 0 ? 1 : 0))
+harnesses=("$@")
+[ ${#harnesses[@]} -gt 0 ] || harnesses=(DecodeFuzzer EncodeFuzzer HTTPHeaderFuzzer)
+corpus=${IMGCACHE_CORPUS:-../../shared/corpus}
+work=${FUZZ_WORK:-${TMPDIR:-/tmp}/imgcache-fuzz}
+flags=(-Xswiftc "-sanitize=fuzzer,address" -Xswiftc -parse-as-library -Xcc "-fsanitize=fuzzer-no-link,address"
+  -Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld)
+
+# seeds HARNESS DIR: inputs the harness starts from besides the corpus, written into DIR.
+seeds() {
+  mkdir -p "$2"
+  case $1 in
+    EncodeFuzzer)  # width, height, quality, frames, then pixel bytes
+      printf '\x07\x05\x54\x02\xff\x00\x00\x80\x00\xff\x00\xff' >"$2/small-two-frames"
+      head -c 4096 /dev/urandom >"$2/noise" ;;
+    HTTPHeaderFuzzer)
+      printf 'Cache-Control: max-age=60, no-cache\nAge: 30\nDate: Sun, 06 Nov 1994 08:49:37 GMT\nETag: W/"v1"\n' >"$2/cache-control"
+      printf 'Expires: Sunday, 06-Nov-94 08:49:37 GMT\nLast-Modified: Sun Nov  6 08:49:37 1994\nRetry-After: 120\n' >"$2/dates"
+      printf 'Cache-Control: max-age=99999999999999999999, s-maxage=-1\nRetry-After: Fri, 31 Dec 9999 23:59:59 GMT\n' >"$2/extremes" ;;
+  esac
+}
+
+status=0
+for harness in "${harnesses[@]}"; do
+  echo "fuzz: building $harness" >&2
+  swift build --product "$harness" "${flags[@]}" >&2 || exit 2
+  dir=$work/$harness
+  seeds "$harness" "$dir/seeds"
+  mkdir -p "$dir/corpus"
+  sources=("$dir/corpus" "$dir/seeds")
+  if [ "$harness" = DecodeFuzzer ]; then
+    if [ -d "$corpus" ]; then
+      corpus=$(cd "$corpus" && pwd)
+      for suite in pngsuite png-extra libpng jpeg-decoder libjpeg-turbo go-image giflib gif-test-suite-serenity image-gif image-rs pillow; do
+        [ -d "$corpus/$suite" ] && sources+=("$corpus/$suite")
+      done
+    else
+      echo "fuzz: no corpus at $corpus: DecodeFuzzer starts from nothing" >&2
+    fi
+  fi
+  log=$dir/run.log
+  echo "fuzz: $harness for $seconds s" >&2
+  set +e
+  (cd "$dir" && "$OLDPWD/.build/debug/$harness" "${sources[@]}" -max_total_time="$seconds" -timeout=10 \
+    -rss_limit_mb=2048 -max_len=1048576 -print_final_stats=1 >"$log" 2>&1)
+  code=$?
+  set -e
+  runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
+  rate=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
+  if [ "$code" = 0 ]; then
+    echo "$harness: $runs executions in $seconds s ($rate/s), no crash, leak or time-out"
+  else
+    status=1
+    echo "$harness: FINDING after $runs executions (exit $code):"
+    grep -E 'ERROR|SUMMARY|Test unit written|Fatal error|Precondition' "$log" | head -n 8 | sed 's/^/  /'
+  fi
+done
+exit "$status"
