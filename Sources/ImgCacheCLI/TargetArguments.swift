@@ -29,6 +29,9 @@ struct TargetArguments {
     static let cacheHelp = """
           --cache-dir DIR     the cache folder (default $IMGCACHE_DIR, else $XDG_CACHE_HOME/imgcache,
                               else ~/.cache/imgcache)
+          --allowed-hosts L   fetch http(s) URLs, and follow redirects, only to these hosts: names and
+                              *.domain patterns, comma-separated (default: any host; exit 12 otherwise).
+                              Names, not addresses: no defence against DNS rebinding
         """
 
     /// Every target asked for; empty when none was (the source size is kept).
@@ -38,6 +41,8 @@ struct TargetArguments {
     var maxFrames: Int?
     var budget: Int?
     var cacheDirectory: String?
+    /// `--allowed-hosts`, for the verbs that fetch: nil allows any host.
+    var allowedHosts: [String]?
 
     /// Reads the target options, and `--cache-dir` when `cacheDirectory` is true.
     static func parse(_ arguments: inout ArgumentList, cacheDirectory: Bool) throws -> TargetArguments {
@@ -71,7 +76,12 @@ struct TargetArguments {
             Int($0).flatMap { $0 >= 1 ? $0 : nil }
         }
         result.budget = try arguments.value("--budget", expected: "a byte count such as 15MB", parse: parseByteCount)
-        if cacheDirectory { result.cacheDirectory = try arguments.value("--cache-dir") }
+        if cacheDirectory {
+            result.cacheDirectory = try arguments.value("--cache-dir")
+            result.allowedHosts = try arguments.value("--allowed-hosts").map { list in
+                list.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            }
+        }
         return result
     }
 
@@ -148,6 +158,7 @@ struct TargetArguments {
         var configuration = ImagePipeline.Configuration(memoryCacheLimit: 0)
         configuration.loading.allowsFileURLs = true
         configuration.loading.userAgent = "imgcache/\(CommandLineTool.version)"
+        configuration.loading.allowedHosts = allowedHosts
         if let cacheDirectory { configuration.diskCache.root = URL(fileURLWithPath: cacheDirectory, isDirectory: true) }
         return try ImagePipeline(configuration: configuration)
     }

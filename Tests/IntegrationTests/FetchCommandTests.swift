@@ -160,3 +160,25 @@ final class FetchCommandTests: XCTestCase {
         XCTAssertEqual(try nginx.accessLog(count: 2).map(\.path), ["/feed.json", "/story.jpg"])
     }
 }
+
+extension FetchCommandTests {
+    func testAllowedHostsRefuseOtherHostsWithExit12AndBadPatternsWithExit2() throws {
+        try TestImage.jpeg().write(to: nginx.root.appendingPathComponent("x.jpg"))
+        let other = nginx.url("/x.jpg").absoluteString.replacingOccurrences(of: "127.0.0.1", with: "localhost")
+        let refused = try CommandRunner.run("imgcache", [
+            "fetch", other, "--size", "8x8", "--allowed-hosts", "127.0.0.1,*.example.com", "--cache-dir", cacheDirectory.path,
+        ])
+        XCTAssertEqual(refused.status, 12, refused.errors)
+        XCTAssertEqual(refused.errors, "imgcache fetch: refused \(other): host 'localhost' is not in the allowed hosts\n")
+        let allowed = try CommandRunner.run("imgcache", [
+            "fetch", nginx.url("/x.jpg").absoluteString, "--size", "8x8", "--allowed-hosts", "127.0.0.1",
+            "--cache-dir", cacheDirectory.path,
+        ])
+        XCTAssertEqual(allowed.status, 0, allowed.errors)
+        let bad = try CommandRunner.run("imgcache", [
+            "fetch", nginx.url("/x.jpg").absoluteString, "--allowed-hosts", "*", "--cache-dir", cacheDirectory.path,
+        ])
+        XCTAssertEqual(bad.status, 2, bad.errors)
+        XCTAssertEqual(try nginx.accessLog(count: 1).count, 1, "only the allowed fetch reached the server")
+    }
+}
