@@ -77,6 +77,16 @@ struct ResizeGeometry: Equatable, Sendable {
         }
     }
 
+    /// This geometry, planned for `region` of a larger source of `size` as if the region were the
+    /// whole source, as a geometry of that larger source.
+    func placed(at region: PixelRect, in size: PixelSize) -> ResizeGeometry {
+        var placed = self
+        placed.sourceSize = size
+        placed.sourceX += Double(region.x)
+        placed.sourceY += Double(region.y)
+        return placed
+    }
+
     /// The largest centred whole-pixel region of `source` with the aspect ratio of `target`, unscaled.
     private static func centredRegion(of source: PixelSize, withAspectOf target: PixelSize) -> ResizeGeometry {
         var width = source.width, height = source.height
