@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 @testable import ImgCache
 
@@ -6,17 +7,6 @@ import XCTest
 /// source's pixels byte for byte (JPEG decoded at 1/1, EXIF orientation applied first), a target
 /// applies to the region as to a whole image, and only a region's variant keys change.
 final class SourceRegionTests: XCTestCase {
-    /// The pixels of `rect` in `bitmap`, copied.
-    static func crop(_ bitmap: Bitmap, _ rect: PixelRect) -> Bitmap {
-        var pixels = [UInt8]()
-        pixels.reserveCapacity(rect.width * rect.height * 4)
-        for y in rect.y..<rect.maxY {
-            let start = (y * bitmap.width + rect.x) * 4
-            pixels += bitmap.pixels[start..<start + rect.width * 4]
-        }
-        return Bitmap(unchecked: rect.size, pixels: pixels)
-    }
-
     private func decodeRegion(_ data: Data, _ region: PixelRect, target: PixelSize? = nil) throws -> Bitmap {
         let options = DecodingOptions(targetSize: target, sourceRegion: region)
         return try ImageDecoder.decode(.data(data), options: options).frames[0].bitmap
@@ -32,7 +22,7 @@ final class SourceRegionTests: XCTestCase {
         ] {
             let sliced = try decodeRegion(png, region)
             XCTAssertEqual(sliced.size, region.size, "\(region)")
-            XCTAssertEqual(sliced, Self.crop(scene, region), "\(region)")
+            XCTAssertEqual(sliced, try HomeScreenshot.crop(scene, region), "\(region)")
         }
     }
 
@@ -42,7 +32,7 @@ final class SourceRegionTests: XCTestCase {
         let jpeg = try TestJPEG.encode(rgb: rgb, width: 640, height: 480)
         let full = try ImageDecoder.decode(.data(jpeg)).frames[0].bitmap
         let region = PixelRect(x: 87, y: 261, width: 486, height: 200)
-        XCTAssertEqual(try decodeRegion(jpeg, region), Self.crop(full, region))
+        XCTAssertEqual(try decodeRegion(jpeg, region), try HomeScreenshot.crop(full, region))
         let report = try TestJPEG.decodeReporting(jpeg, options: DecodingOptions(sourceRegion: region))
         XCTAssertEqual(report.scaleDenominator, 1)
         XCTAssertEqual(report.decodedSize, PixelSize(width: 640, height: 480))
@@ -57,14 +47,14 @@ final class SourceRegionTests: XCTestCase {
             let exif = EXIFOrientationTests.exifSegment(orientation: orientation.rawValue, littleEndian: true)
             let jpeg = TestJPEG.inserting(marker: 0xE1, payload: exif, into: stored)
             let displayed = try ImageDecoder.decode(.data(jpeg)).frames[0].bitmap
-            XCTAssertEqual(try decodeRegion(jpeg, region), Self.crop(displayed, region), "\(orientation)")
+            XCTAssertEqual(try decodeRegion(jpeg, region), try HomeScreenshot.crop(displayed, region), "\(orientation)")
         }
     }
 
     func testATargetAppliesToTheRegionAsToAWholeImage() throws {
         let scene = TestImages.scene(width: 300, height: 200, translucent: true)
         let region = PixelRect(x: 40, y: 30, width: 200, height: 120)
-        let alone = try PNGEncoder.encode(Self.crop(scene, region))
+        let alone = try PNGEncoder.encode(try HomeScreenshot.crop(scene, region))
         for (target, mode) in [(PixelSize(width: 50, height: 50), ContentMode.fit), (PixelSize(width: 64, height: 64), .crop)] {
             var options = DecodingOptions(targetSize: target, sourceRegion: region, contentMode: mode)
             let sliced = try ImageDecoder.decode(.data(PNGEncoder.encode(scene)), options: options).frames[0].bitmap
@@ -87,7 +77,7 @@ final class SourceRegionTests: XCTestCase {
         let full = try ImageDecoder.decode(.data(gif))
         let sliced = try ImageDecoder.decode(.data(gif), options: DecodingOptions(sourceRegion: region))
         XCTAssertEqual(sliced.frames.count, 3)
-        XCTAssertEqual(sliced.frames.map(\.bitmap), full.frames.map { Self.crop($0.bitmap, region) })
+        XCTAssertEqual(sliced.frames.map(\.bitmap), try full.frames.map { try HomeScreenshot.crop($0.bitmap, region) })
     }
 
     func testARegionOutsideTheSourceIsRefused() throws {
@@ -129,7 +119,7 @@ final class SourceRegionTests: XCTestCase {
         XCTAssertEqual(loader.loads, 1)
         for (region, summary) in zip(regions, summaries) {
             let file = try XCTUnwrap(summary.get().fileURL)
-            XCTAssertEqual(try ImageDecoder.decode(.file(path: file.path)).frames[0].bitmap, Self.crop(scene, region))
+            XCTAssertEqual(try ImageDecoder.decode(.file(path: file.path)).frames[0].bitmap, try HomeScreenshot.crop(scene, region))
         }
         let outside = ImageRequest(url: url, outputFormat: .png, sourceRegion: PixelRect(x: 250, y: 0, width: 100, height: 10))
         do {

@@ -67,7 +67,7 @@ final class WallpaperSlicerTests: XCTestCase {
         let slices = try WallpaperSlicer(screenshot: .data(jpeg), icons: .large).slices()
         XCTAssertEqual(slices.map(\.slot), layout.slots)
         for slice in slices {
-            XCTAssertEqual(slice.bitmap, SourceRegionTests.crop(full, slice.slot.rect), slice.slot.name)
+            XCTAssertEqual(slice.bitmap, try HomeScreenshot.crop(full, slice.slot.rect), slice.slot.name)
         }
     }
 

@@ -42,6 +42,17 @@ public enum HomeScreenshot {
             + slots.filter { $0.family == .large }.map { [$0] }
     }
 
+    /// The pixels of `rect` in `bitmap`, copied.
+    public static func crop(_ bitmap: Bitmap, _ rect: PixelRect) throws -> Bitmap {
+        var pixels = [UInt8]()
+        pixels.reserveCapacity(rect.width * rect.height * 4)
+        for y in rect.y..<rect.maxY {
+            let start = (y * bitmap.width + rect.x) * 4
+            pixels += bitmap.pixels[start..<start + rect.width * 4]
+        }
+        return try Bitmap(size: rect.size, pixels: pixels)
+    }
+
     /// True when every pixel of `bitmap` is `colour` (RGBA).
     public static func isFilled(_ bitmap: Bitmap, with colour: [UInt8]) -> Bool {
         let expected = [UInt32](repeating: word(colour), count: bitmap.width * bitmap.height)
