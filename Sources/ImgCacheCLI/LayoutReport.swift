@@ -39,6 +39,13 @@ enum LayoutReport {
         return "\(layout.screenshotSize) @\(number(layout.scale))x, \(layout.icons.rawValue) icons, iOS \(versions)\n\(provenance)"
     }
 
+    /// The overlay's caption: "1206x2622, small icons, iOS 18+: measured (16 Pro)", or for an
+    /// estimate "...: ESTIMATED, expected error about N px".
+    static func caption(_ layout: HomeScreenLayout) -> String {
+        let what = "\(layout.screenshotSize), \(layout.icons.rawValue) icons, iOS \(layout.iOS.lowerBound)+"
+        return layout.expectedErrorPixels.map { "\(what): ESTIMATED, expected error about \($0) px" } ?? "\(what): measured (\(layout.models))"
+    }
+
     /// `rect` as "X,Y WxH" in pixels, or in points at `scale`.
     static func text(_ rect: PixelRect, scale: Double = 1) -> String {
         let numbers = [rect.x, rect.y, rect.width, rect.height].map { number(Double($0) / scale) }

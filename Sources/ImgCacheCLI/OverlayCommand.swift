@@ -11,8 +11,9 @@ enum OverlayCommand: Command {
 
         Draws every widget slot of the screenshot's layout (see 'imgcache layout') over it: each
         slot outlined 2 pixels wide on its outermost pixels (small yellow, medium green, large
-        pink) and labelled with its name and pixel origin, e.g. "medium-top 87,261"; the layout's
-        size, icons and source (or "estimated" and its expected error) at the top-left corner.
+        pink) and labelled with its name and pixel origin, e.g. "medium-top 87,261"; at the
+        top-left corner, the layout's size, icons and iOS version, and whether it was measured
+        (on which models) or is ESTIMATED (with its expected error).
         The output has the screenshot's size; every other pixel is the screenshot's.
 
         Options:
@@ -31,9 +32,7 @@ enum OverlayCommand: Command {
         let screenshot = ImageSource.file(path: path)
         let layout = try layoutArguments.layout(screenshot: ImageDecoder.inspect(screenshot).size)
         let decoded = try ImageDecoder.decode(screenshot, options: DecodingOptions(maxFrames: 1)).frames[0].bitmap
-        let caption = layout.expectedErrorPixels.map { "\(layout.screenshotSize), \(layout.icons.rawValue) icons: ESTIMATED, expected error about \($0) px" }
-            ?? "\(layout.screenshotSize), \(layout.icons.rawValue) icons, iOS \(layout.iOS.lowerBound)+: measured (\(layout.models))"
-        let picture = try SlotOverlay.draw(layout.slots, caption: caption, on: decoded)
+        let picture = try SlotOverlay.draw(layout.slots, caption: LayoutReport.caption(layout), on: decoded)
         let data = format == .jpeg ? try JPEGEncoder.encode(picture) : try PNGEncoder.encode(picture)
         try DecodeCommand.write(data, to: output)
         print("\(output): \(picture.size) \(format.rawValue.uppercased()), \(layout.slots.count) slots outlined, \(data.count) bytes")
