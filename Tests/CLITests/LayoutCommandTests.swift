@@ -54,22 +54,17 @@ final class LayoutCommandTests: XCTestCase {
     }
 
     func testBadInputIsOneLineAndExitTwo() throws {
-        let cases: [([String], String)] = [
-            ([], "give --device NAME or --screenshot-size WxH"),
-            (["--screenshot-size", "2622x1206"], "landscape"),
-            (["--screenshot-size", "1125x2436"], "give --device (iPhone X / XS / 11 Pro or iPhone 12 mini / 13 mini)"),
-            (["--screenshot-size", "1000x2000", "--strict"], "1000x2000 is no iPhone's screenshot size"),
-            (["--screenshot-size", "1206x2622", "--device", "iPhone SE (3rd generation)"], "SE (2nd, 3rd gen) screenshots are 750x1334"),
-            (["--device", "iPhone 16 Pro", "--icons", "huge"], "--icons expects small or large"),
-            (["--device", "iPhone 16 Pro", "--ios", "13"], "no widgets on the home screen"),
-            (["--device", "iPad Air 2"], "is an iPad"),
-            (["--device", "Nokia 3310"], "unknown device"),
+        let cases: [(arguments: [String], status: Int32, message: String)] = [
+            ([], 2, "give --device NAME or --screenshot-size WxH"),
+            (["--screenshot-size", "2622x1206"], 2, "landscape"),
+            (["--screenshot-size", "1125x2436"], 2, "give --device (iPhone X / XS / 11 Pro or iPhone 12 mini / 13 mini)"),
+            (["--screenshot-size", "1000x2000", "--strict"], 2, "1000x2000 is no iPhone's screenshot size"),
+            (["--screenshot-size", "1206x2622", "--device", "iPhone SE (3rd generation)"], 2, "SE (2nd, 3rd gen) screenshots are 750x1334"),
+            (["--device", "iPhone 16 Pro", "--icons", "huge"], 2, "--icons expects small or large"),
+            (["--device", "iPhone 16 Pro", "--ios", "13"], 2, "no widgets on the home screen"),
+            (["--device", "iPad Air 2"], 2, "is an iPad"),
+            (["--device", "Nokia 3310"], 2, "unknown device"),
         ]
-        for (arguments, message) in cases {
-            let result = try CLIRunner.run(["layout"] + arguments)
-            XCTAssertEqual(result.status, 2, "\(arguments): \(result.errors)")
-            XCTAssertTrue(result.errors.contains(message), "\(arguments): \(result.errors)")
-            XCTAssertEqual(result.errors.split(separator: "\n").count, 1, result.errors)
-        }
+        try CLIRunner.assertFailures("layout", cases, in: CLIRunner.temporaryFolder())
     }
 }

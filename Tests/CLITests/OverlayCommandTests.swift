@@ -59,29 +59,13 @@ final class OverlayCommandTests: XCTestCase {
 
     func testBadInputIsOneLineAndExitTwoAndADamagedScreenshotExitFour() throws {
         let folder = try CLIRunner.temporaryFolder()
-        func screenshot(_ name: String, _ width: Int, _ height: Int) throws -> String {
-            let url = folder.appendingPathComponent(name)
-            try HomeScreenshot.png(HomeScreenshot.bitmap(size: PixelSize(width: width, height: height), painted: [])).write(to: url)
-            return url.path
-        }
-        let se = try screenshot("se.png", 750, 1334)
-        let png = try Data(contentsOf: URL(fileURLWithPath: se))
-        let cut = folder.appendingPathComponent("cut.png")
-        try png.prefix(png.count / 2).write(to: cut)
-        let cases: [(arguments: [String], status: Int32, message: String)] = [
+        let (se, cut) = try CLIRunner.seScreenshots(in: folder)
+        let cases: [(arguments: [String], status: Int32, message: String)] = try [
             ([se], 2, "-o OUT.png is required"),
             ([se, "-o", "o.gif"], 2, "the overlay is PNG or JPEG"),
-            ([try screenshot("landscape.png", 1334, 750), "-o", "o.png"], 2, "landscape"),
-            ([try screenshot("x.png", 1125, 2436), "-o", "o.png"], 2, "give --device"),
-            ([try screenshot("odd.png", 1000, 2000), "--strict", "-o", "o.png"], 2, "1000x2000 is no iPhone's screenshot size"),
-            ([cut.path, "-o", "o.png"], 4, "corrupt PNG image"),
-        ]
-        for testCase in cases {
-            let result = try CLIRunner.run(["overlay"] + testCase.arguments, in: folder)
-            XCTAssertEqual(result.status, testCase.status, "\(testCase.arguments): \(result.errors)")
-            XCTAssertTrue(result.errors.contains(testCase.message), "\(testCase.arguments): \(result.errors)")
-            XCTAssertEqual(result.errors.split(separator: "\n").count, 1, result.errors)
-        }
+            ([cut, "-o", "o.png"], 4, "corrupt PNG image"),
+        ] + CLIRunner.screenshotFailures(in: folder, options: ["-o", "o.png"])
+        try CLIRunner.assertFailures("overlay", cases, in: folder)
         XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("o.png").path))
     }
 }

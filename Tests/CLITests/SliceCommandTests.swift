@@ -16,9 +16,7 @@ final class SliceCommandTests: XCTestCase {
 
     /// Writes a screenshot of `size` with `slots` painted (each `HomeScreenshot.colour(index)`).
     private func writeScreenshot(_ size: PixelSize, painting slots: [WidgetSlot], to url: URL) throws {
-        let bitmap = try HomeScreenshot.bitmap(
-            size: size, painted: slots.enumerated().map { ($1.rect, HomeScreenshot.colour($0)) })
-        try HomeScreenshot.png(bitmap).write(to: url)
+        try HomeScreenshot.write(size: size, painted: slots.enumerated().map { ($1.rect, HomeScreenshot.colour($0)) }, to: url)
     }
 
     private func decoded(_ url: URL) throws -> Bitmap {
@@ -99,26 +97,12 @@ final class SliceCommandTests: XCTestCase {
 
     func testBadInputIsOneLineAndExitTwoAndADamagedScreenshotExitFour() throws {
         let folder = try CLIRunner.temporaryFolder()
-        func screenshot(_ name: String, _ width: Int, _ height: Int) throws -> String {
-            let url = folder.appendingPathComponent(name)
-            try writeScreenshot(PixelSize(width: width, height: height), painting: [], to: url)
-            return url.path
-        }
-        let se = try screenshot("se.png", 750, 1334)
-        let four = try screenshot("four.png", 640, 1136)
-        let landscape = try screenshot("landscape.png", 1334, 750)
-        let ambiguous = try screenshot("x.png", 1125, 2436)
-        let odd = try screenshot("odd.png", 1000, 2000)
-        let png = try Data(contentsOf: URL(fileURLWithPath: se))
-        let cut = folder.appendingPathComponent("cut.png")
-        try png.prefix(png.count / 2).write(to: cut)
+        let (se, cut) = try CLIRunner.seScreenshots(in: folder)
+        let four = try HomeScreenshot.write(size: PixelSize(width: 640, height: 1136), to: folder.appendingPathComponent("four.png"))
         let text = folder.appendingPathComponent("notes.png")
         try Data("hello".utf8).write(to: text)
         let medium = ["--widget", "medium", "--position", "top"]
-        let cases: [(arguments: [String], status: Int32, message: String)] = [
-            ([landscape] + medium, 2, "landscape"),
-            ([ambiguous] + medium, 2, "give --device (iPhone X / XS / 11 Pro or iPhone 12 mini / 13 mini)"),
-            ([odd, "--all", "--strict"], 2, "1000x2000 is no iPhone's screenshot size"),
+        let cases: [(arguments: [String], status: Int32, message: String)] = try CLIRunner.screenshotFailures(in: folder, options: medium) + [
             ([se, "--widget", "small", "--position", "centre"], 2, "--position expects one of top-left"),
             ([se, "--widget", "small", "--position", "top"], 2, "this layout has no small widget at top"),
             ([four, "--widget", "large", "--position", "bottom"], 2, "this layout has no large widget at bottom (it has top)"),
@@ -126,15 +110,10 @@ final class SliceCommandTests: XCTestCase {
             ([se, "--widget", "medium"], 2, "give --widget with --position, or --all"),
             ([se, "--all", "--widget", "small"], 2, "give no --widget or --position"),
             ([se, "-o", "slice.gif"] + medium, 2, "a slice is PNG or JPEG"),
-            ([cut.path] + medium, 4, "corrupt PNG image"),
+            ([cut] + medium, 4, "corrupt PNG image"),
             ([text.path] + medium, 3, "unsupported format"),
         ]
-        for testCase in cases {
-            let result = try CLIRunner.run(["slice"] + testCase.arguments, in: folder)
-            XCTAssertEqual(result.status, testCase.status, "\(testCase.arguments): \(result.errors)")
-            XCTAssertTrue(result.errors.contains(testCase.message), "\(testCase.arguments): \(result.errors)")
-            XCTAssertEqual(result.errors.split(separator: "\n").count, 1, result.errors)
-        }
+        try CLIRunner.assertFailures("slice", cases, in: folder)
         XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("medium-top.png").path))
     }
 }

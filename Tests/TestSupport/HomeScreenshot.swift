@@ -35,6 +35,13 @@ public enum HomeScreenshot {
         return try Bitmap(size: size, pixels: pixels)
     }
 
+    /// Writes the PNG of `bitmap(size:painted:)` to `url` and returns its path.
+    @discardableResult
+    public static func write(size: PixelSize, painted: [(rect: PixelRect, colour: [UInt8])] = [], to url: URL) throws -> String {
+        try png(bitmap(size: size, painted: painted)).write(to: url)
+        return url.path
+    }
+
     /// The slots in groups whose rectangles do not overlap: the small ones, the medium ones, and
     /// each large one alone (a large widget at `bottom` overlaps the one at `top`).
     public static func disjointGroups(_ slots: [WidgetSlot]) -> [[WidgetSlot]] {
