@@ -14,12 +14,6 @@ struct ResizeGeometry: Equatable, Sendable {
     /// Size of the result.
     var outputSize: PixelSize
 
-    /// True when the output is the source, pixel for pixel.
-    var isIdentity: Bool {
-        outputSize == sourceSize && sourceX == 0 && sourceY == 0
-            && sourceWidth == Double(sourceSize.width) && sourceHeight == Double(sourceSize.height)
-    }
-
     /// Source pixels per output pixel along the less reduced axis (1 when not reduced).
     var reductionFactor: Double {
         min(sourceWidth / Double(outputSize.width), sourceHeight / Double(outputSize.height))
