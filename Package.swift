@@ -19,12 +19,16 @@ let package = Package(
         .systemLibrary(name: "CCrypto", path: "Sources/CCrypto"),
         // PNG output: filtered rows compressed whole by libdeflate (and its CRC-32).
         .systemLibrary(name: "CDeflate", path: "Sources/CDeflate"),
+        // The overlay's drawing (outlines and text) with cairo, for the CLI only: the ImgCache
+        // library never links a drawing library.
+        .systemLibrary(name: "CCairo", path: "Sources/CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         .target(
             name: "ImgCache",
             dependencies: ["CGIF", "CPNG", "CJPEG", "CSQLite", "CCrypto", "CDeflate"],
             path: "Sources/ImgCache"
         ),
-        .executableTarget(name: "ImgCacheCLI", dependencies: ["ImgCache"], path: "Sources/ImgCacheCLI"),
+        .target(name: "ImgCacheDrawing", dependencies: ["ImgCache", "CCairo"], path: "Sources/ImgCacheDrawing"),
+        .executableTarget(name: "ImgCacheCLI", dependencies: ["ImgCache", "ImgCacheDrawing"], path: "Sources/ImgCacheCLI"),
         .executableTarget(name: "make-sample-media", dependencies: ["ImgCache"], path: "Samples/MakeMedia"),
         .executableTarget(name: "feed-widget", dependencies: ["ImgCache"], path: "Samples/FeedWidget"),
         .executableTarget(name: "imgcache-bench", dependencies: ["ImgCache"], path: "Benchmarks/ImgCacheBench"),

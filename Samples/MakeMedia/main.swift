@@ -2,7 +2,12 @@
 //   harbour.jpg  3000x2000 photo-like scene (sky, sea, hills, boats, film grain), JPEG quality 90
 //   badge.png    640x640 translucent badge (soft shadow, alpha gradient), RGBA PNG
 //   spinner.gif  480x480, 36 frames of a turning colour wheel on transparency, 40 ms each, looping
+//   home-screen.png  1206x2622 synthetic iPhone 16 Pro home screen (gradient wallpaper, app icons in
+//                the widget grid of the measured layout, a dock), for `imgcache slice` and `overlay`
 // Run: swift run make-sample-media [OUTPUT_FOLDER]   (default Samples/media)
+// The README's picture is the overlay of home-screen.png at half size:
+//   imgcache overlay Samples/media/home-screen.png -o overlay.png
+//   imgcache decode overlay.png --size 603x1311 -o Samples/media/home-screen-overlay.png
 // The output is the same on every run: the grain comes from a fixed-seed generator.
 import Foundation
 import ImgCache
@@ -105,7 +110,66 @@ func spinner(side: Int, steps: Int) throws -> Data {
     return try encoder.finish()
 }
 
+/// A synthetic home screen: a diagonal gradient wallpaper with soft light spots, four rounded app
+/// icons in each small-widget cell of the measured layout (so the slots frame them as widgets
+/// would), and a translucent dock of four icons.
+func homeScreen() throws -> Bitmap {
+    let size = PixelSize(width: 1206, height: 2622)
+    let layout = try HomeScreenLayout.resolve(screenshot: size)
+    var pixels = [UInt8](repeating: 255, count: size.area * 4)
+    for y in 0..<size.height {
+        for x in 0..<size.width {
+            let u = Double(x) / Double(size.width), v = Double(y) / Double(size.height)
+            let t = (u + 2 * v) / 3
+            let glow = exp(-(pow(u - 0.75, 2) + pow(v - 0.3, 2)) * 18) * 70 + exp(-(pow(u - 0.2, 2) + pow(v - 0.75, 2)) * 14) * 50
+            let i = (y * size.width + x) * 4
+            pixels[i] = clamp(40 + 190 * t + glow); pixels[i + 1] = clamp(30 + 80 * t + glow * 0.7); pixels[i + 2] = clamp(120 - 40 * t + glow * 0.4)
+        }
+    }
+    /// Blends a rounded rectangle (antialiased edge) of `colour` at `opacity` into the pixels.
+    func roundedRect(x: Double, y: Double, width: Double, height: Double, radius: Double, colour: (Double, Double, Double), opacity: Double) {
+        for py in Int(y)..<Int((y + height).rounded(.up)) {
+            for px in Int(x)..<Int((x + width).rounded(.up)) {
+                let cx = min(max(Double(px) + 0.5, x + radius), x + width - radius)
+                let cy = min(max(Double(py) + 0.5, y + radius), y + height - radius)
+                let coverage = min(1, max(0, radius + 0.5 - hypot(Double(px) + 0.5 - cx, Double(py) + 0.5 - cy))) * opacity
+                let i = (py * size.width + px) * 4
+                pixels[i] = clamp(Double(pixels[i]) * (1 - coverage) + colour.0 * coverage)
+                pixels[i + 1] = clamp(Double(pixels[i + 1]) * (1 - coverage) + colour.1 * coverage)
+                pixels[i + 2] = clamp(Double(pixels[i + 2]) * (1 - coverage) + colour.2 * coverage)
+            }
+        }
+    }
+    let palette: [(Double, Double, Double)] = [
+        (52, 199, 89), (0, 122, 255), (255, 149, 0), (255, 59, 48), (175, 82, 222), (90, 200, 250), (255, 204, 0), (88, 86, 214),
+    ]
+    func icon(_ index: Int, x: Double, y: Double, side: Double) {
+        roundedRect(x: x, y: y, width: side, height: side, radius: side / 4, colour: palette[index % palette.count], opacity: 1)
+        roundedRect(x: x + side * 0.3, y: y + side * 0.3, width: side * 0.4, height: side * 0.4, radius: side / 10,
+                    colour: (255, 255, 255), opacity: 0.85)
+    }
+    var index = 0
+    for slot in layout.slots where slot.family == .small {
+        let cell = Double(slot.rect.width) / 2, side = cell * 0.72
+        for row in 0..<2 {
+            for column in 0..<2 {
+                icon(index, x: Double(slot.rect.x) + cell * Double(column) + (cell - side) / 2,
+                     y: Double(slot.rect.y) + cell * Double(row) + (cell - side) / 2, side: side)
+                index += 1
+            }
+        }
+    }
+    let dockTop = Double(size.height) - 330, dockHeight = 288.0
+    roundedRect(x: 36, y: dockTop, width: Double(size.width) - 72, height: dockHeight, radius: 96, colour: (255, 255, 255), opacity: 0.3)
+    for column in 0..<4 {
+        let cell = (Double(size.width) - 2 * 87) / 4, side = cell * 0.7
+        icon(column * 5 + 1, x: 87 + cell * Double(column) + (cell - side) / 2, y: dockTop + (dockHeight - side) / 2, side: side)
+    }
+    return try Bitmap(size: size, pixels: pixels)
+}
+
 try JPEGEncoder.encode(harbour(width: 3000, height: 2000), quality: 90).write(to: folder.appendingPathComponent("harbour.jpg"))
 try PNGEncoder.encode(badge(side: 640)).write(to: folder.appendingPathComponent("badge.png"))
 try spinner(side: 480, steps: 36).write(to: folder.appendingPathComponent("spinner.gif"))
-print("wrote harbour.jpg, badge.png and spinner.gif to \(folder.path)")
+try PNGEncoder.encode(homeScreen()).write(to: folder.appendingPathComponent("home-screen.png"))
+print("wrote harbour.jpg, badge.png, spinner.gif and home-screen.png to \(folder.path)")

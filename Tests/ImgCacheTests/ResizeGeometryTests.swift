@@ -37,8 +37,8 @@ final class ResizeGeometryTests: XCTestCase {
     }
 
     func testNeverUpscalesUnlessAsked() {
-        XCTAssertTrue(plan((100, 50), (400, 400), .fit).isIdentity)
-        XCTAssertTrue(plan((100, 50), (400, 400), .fill).isIdentity)
+        XCTAssertEqual(plan((100, 50), (400, 400), .fit), .identity(PixelSize(width: 100, height: 50)))
+        XCTAssertEqual(plan((100, 50), (400, 400), .fill), .identity(PixelSize(width: 100, height: 50)))
         XCTAssertEqual(plan((100, 50), (400, 400), .fit, upscale: true).outputSize, PixelSize(width: 400, height: 200))
         // Crop without upscaling keeps the target's aspect ratio at scale 1.
         let crop = plan((100, 100), (200, 50), .crop)
@@ -48,7 +48,7 @@ final class ResizeGeometryTests: XCTestCase {
     }
 
     func testNilTargetAndTinyResultsStayAtLeastOnePixel() {
-        XCTAssertTrue(plan((640, 480), nil, .fit).isIdentity)
+        XCTAssertEqual(plan((640, 480), nil, .fit), .identity(PixelSize(width: 640, height: 480)))
         XCTAssertEqual(plan((10000, 10), (100, 100), .fit).outputSize, PixelSize(width: 100, height: 1))
     }
 

@@ -1,7 +1,13 @@
 /// What to decode: the target size and how to fit it, which frames to keep, and the limits.
 public struct DecodingOptions: Sendable, Hashable {
-    /// Size of the result in pixels; nil keeps the source size. Default nil.
+    /// Size of the result in pixels; nil keeps the source size (or the region's). Default nil.
     public var targetSize: PixelSize?
+    /// The region of the source to keep, in the pixels of the source as displayed (after EXIF
+    /// orientation); nil keeps the whole source. Default nil. The target size and content mode
+    /// then apply to the region as if it were the whole source: with no target the region is kept
+    /// at its own size, pixel for pixel, with no resampling (JPEG decodes at 1/1 for it). A region
+    /// that does not lie wholly inside the source is refused with `invalidArgument`.
+    public var sourceRegion: PixelRect?
     /// How the source is fitted to `targetSize`. Default `.fit`.
     public var contentMode: ContentMode
     /// Whether a source smaller than the target is scaled up. Default false.
@@ -21,6 +27,7 @@ public struct DecodingOptions: Sendable, Hashable {
 
     public init(
         targetSize: PixelSize? = nil,
+        sourceRegion: PixelRect? = nil,
         contentMode: ContentMode = .fit,
         allowsUpscaling: Bool = false,
         maxFrames: Int = 50,
@@ -30,6 +37,7 @@ public struct DecodingOptions: Sendable, Hashable {
         appliesOrientation: Bool = true
     ) {
         self.targetSize = targetSize
+        self.sourceRegion = sourceRegion
         self.contentMode = contentMode
         self.allowsUpscaling = allowsUpscaling
         self.maxFrames = maxFrames
@@ -54,10 +62,19 @@ public struct DecodingOptions: Sendable, Hashable {
         return max(1, min(maxFrames, frameBudgetBytes / frameBytes))
     }
 
-    /// The geometry for a source of `sourceSize` (as stored, before orientation) shown with `orientation`.
-    func geometry(forStoredSize storedSize: PixelSize, orientation: ImageOrientation) -> ResizeGeometry {
+    /// The geometry for a source of `storedSize` (as stored, before orientation) shown with
+    /// `orientation`; `invalidArgument` when `sourceRegion` does not fit the displayed source.
+    func geometry(forStoredSize storedSize: PixelSize, orientation: ImageOrientation) throws -> ResizeGeometry {
         let target = orientation.swapsAxes ? targetSize?.transposed : targetSize
-        return ResizeGeometry.plan(
-            source: storedSize, target: target, mode: contentMode, allowsUpscaling: allowsUpscaling)
+        guard let sourceRegion else {
+            return ResizeGeometry.plan(source: storedSize, target: target, mode: contentMode, allowsUpscaling: allowsUpscaling)
+        }
+        let displayed = orientation.swapsAxes ? storedSize.transposed : storedSize
+        guard sourceRegion.fits(in: displayed) else {
+            throw ImgCacheError.invalidArgument("source region \(sourceRegion) does not fit in the \(displayed) source")
+        }
+        let region = orientation.storedRect(of: sourceRegion, stored: storedSize)
+        return ResizeGeometry.plan(source: region.size, target: target, mode: contentMode, allowsUpscaling: allowsUpscaling)
+            .placed(at: region, in: storedSize)
     }
 }

@@ -35,7 +35,7 @@ enum GIFDecoder {
         let reader = try GIFReader(input)
         let canvas = reader.canvasSize
         try options.limits.check(width: canvas.width, height: canvas.height, format: .gif)
-        let geometries = targets.map { $0.geometry(forStoredSize: canvas, orientation: .up) }
+        let geometries = try targets.map { try $0.geometry(forStoredSize: canvas, orientation: .up) }
         let framesByTotal = max(1, options.limits.maxTotalPixels / canvas.area)
         let framesToKeep = zip(targets, geometries).map { min($0.framesToKeep(frameSize: $1.outputSize), framesByTotal) }
         let lastFrame = framesToKeep.max()!

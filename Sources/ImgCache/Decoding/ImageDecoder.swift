@@ -66,7 +66,7 @@ public enum ImageDecoder {
         }
         let inspection = try inspect(source, countingFrames: false)
         try first.limits.check(width: inspection.size.width, height: inspection.size.height, format: inspection.format)
-        for pass in passes(targets, sourceSize: inspection.size, isAnimatable: inspection.format == .gif, budget: passBudgetBytes) {
+        for pass in try passes(targets, sourceSize: inspection.size, isAnimatable: inspection.format == .gif, budget: passBudgetBytes) {
             var frames = [[ImageFrame]](repeating: [], count: pass.count)
             var infos = [ImageInfo?](repeating: nil, count: pass.count)
             _ = try source.withInput { input in
@@ -89,12 +89,9 @@ public enum ImageDecoder {
     /// targets of similar reduction (one JPEG DCT scale) share a pass.
     private static func passes(
         _ targets: [DecodingOptions], sourceSize: PixelSize, isAnimatable: Bool, budget: Int
-    ) -> [[Int]] {
-        let bytes = targets.map { options -> Int in
-            let output = ResizeGeometry.plan(
-                source: sourceSize, target: options.targetSize, mode: options.contentMode,
-                allowsUpscaling: options.allowsUpscaling
-            ).outputSize
+    ) throws -> [[Int]] {
+        let bytes = try targets.map { options -> Int in
+            let output = try options.geometry(forStoredSize: sourceSize, orientation: .up).outputSize
             let frames = isAnimatable ? options.framesToKeep(frameSize: output) : 1
             return output.area.multipliedReportingOverflow(by: 4 * frames).partialValue
         }

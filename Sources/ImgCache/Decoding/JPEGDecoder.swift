@@ -49,9 +49,8 @@ enum JPEGDecoder {
         let reader = try JPEGReader(input)
         try reader.readHeader()
         let orientation = try checkedOrientation(reader, targets[0])
-        let groups = Dictionary(grouping: targets.indices) { index in
-            scaleDenominator(reduction: targets[index].geometry(forStoredSize: reader.storedSize, orientation: orientation).reductionFactor)
-        }
+        let reductions = try targets.map { try $0.geometry(forStoredSize: reader.storedSize, orientation: orientation).reductionFactor }
+        let groups = Dictionary(grouping: targets.indices) { scaleDenominator(reduction: reductions[$0]) }
         return try groups.sorted(by: { $0.key < $1.key }).enumerated().map { offset, group in
             let groupReader = try offset == 0 ? reader : JPEGReader(input.rewound())
             if offset > 0 { try groupReader.readHeader() }
@@ -77,7 +76,7 @@ enum JPEGDecoder {
         let orientation = try checkedOrientation(reader, options)
         var info = ImageInfo(format: .jpeg, sourceSize: orientation.swapsAxes ? stored.transposed : stored,
                              orientation: orientation)
-        var geometries = targets.map { $0.options.geometry(forStoredSize: stored, orientation: orientation) }
+        var geometries = try targets.map { try $0.options.geometry(forStoredSize: stored, orientation: orientation) }
 
         let denominator = settings.fixedScaleDenominator ?? scaleDenominator(reduction: geometries[0].reductionFactor)
         let cinfo = reader.cinfo

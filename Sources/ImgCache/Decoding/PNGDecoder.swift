@@ -37,7 +37,7 @@ enum PNGDecoder {
         try options.limits.check(width: stored.width, height: stored.height, format: .png)
         let layout = try reader.setLayout(IMGPNG_RGBA8)
         let resampler = RowResampler(
-            inputSize: stored, geometries: targets.map { $0.geometry(forStoredSize: stored, orientation: .up) })
+            inputSize: stored, geometries: try targets.map { try $0.geometry(forStoredSize: stored, orientation: .up) })
         var info = ImageInfo(format: .png, sourceSize: stored)
         let largestSourceBuffer: Int
         if layout.passes > 1 {

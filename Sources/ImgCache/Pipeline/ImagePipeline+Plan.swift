@@ -21,7 +21,7 @@ extension ImagePipeline {
             pixels = resolved?.pixels
             scale = resolved?.scale ?? 1
             var options = DecodingOptions(
-                targetSize: resolved?.pixels, contentMode: request.contentMode, allowsUpscaling: request.allowsUpscaling,
+                targetSize: resolved?.pixels, sourceRegion: request.sourceRegion, contentMode: request.contentMode, allowsUpscaling: request.allowsUpscaling,
                 maxFrames: request.maxFrames ?? configuration.maxFrames,
                 frameBudgetBytes: request.frameBudgetBytes ?? configuration.frameBudgetBytes,
                 limits: configuration.limits)

@@ -1,7 +1,7 @@
 import Foundation
 
-/// What to fetch and how to prepare it: the source URL, the target size, how to fit it, which
-/// frames to keep and the output format of the cached result.
+/// What to fetch and how to prepare it: the source URL, the region of it to keep, the target size,
+/// how to fit it, which frames to keep and the output format of the cached result.
 public struct ImageRequest: Sendable, Hashable {
     /// The format the prepared image is stored in.
     public enum OutputFormat: Sendable, Hashable {
@@ -30,10 +30,17 @@ public struct ImageRequest: Sendable, Hashable {
     public var frameBudgetBytes: Int?
     /// Format of the stored result. Default `.automatic`.
     public var outputFormat: OutputFormat
+    /// The region of the source to prepare, in the pixels of the source as displayed (after EXIF
+    /// orientation); nil prepares the whole source. Default nil. The target applies to the region;
+    /// with no target the region is kept pixel for pixel (a wallpaper slice, say). A region that
+    /// does not fit the source fails the request with `invalidArgument`. See
+    /// `DecodingOptions.sourceRegion`.
+    public var sourceRegion: PixelRect?
 
     public init(
         url: URL, target: ImageTarget? = nil, contentMode: ContentMode = .fit, allowsUpscaling: Bool = false,
-        maxFrames: Int? = nil, frameBudgetBytes: Int? = nil, outputFormat: OutputFormat = .automatic
+        maxFrames: Int? = nil, frameBudgetBytes: Int? = nil, outputFormat: OutputFormat = .automatic,
+        sourceRegion: PixelRect? = nil
     ) {
         self.url = url
         self.target = target
@@ -42,6 +49,7 @@ public struct ImageRequest: Sendable, Hashable {
         self.maxFrames = maxFrames
         self.frameBudgetBytes = frameBudgetBytes
         self.outputFormat = outputFormat
+        self.sourceRegion = sourceRegion
     }
 }
 

@@ -26,6 +26,14 @@ public enum ImageOrientation: Int, Sendable, CaseIterable {
         case .left: return (w - 1 - y, x)
         }
     }
+
+    /// The stored pixels of the displayed rectangle `rect` (non-empty), for a stored image of `stored` size.
+    func storedRect(of rect: PixelRect, stored: PixelSize) -> PixelRect {
+        let first = storedPosition(x: rect.x, y: rect.y, stored: stored)
+        let last = storedPosition(x: rect.maxX - 1, y: rect.maxY - 1, stored: stored)
+        let x = min(first.x, last.x), y = min(first.y, last.y)
+        return PixelRect(x: x, y: y, width: max(first.x, last.x) - x + 1, height: max(first.y, last.y) - y + 1)
+    }
 }
 
 extension Bitmap {

@@ -14,12 +14,6 @@ struct ResizeGeometry: Equatable, Sendable {
     /// Size of the result.
     var outputSize: PixelSize
 
-    /// True when the output is the source, pixel for pixel.
-    var isIdentity: Bool {
-        outputSize == sourceSize && sourceX == 0 && sourceY == 0
-            && sourceWidth == Double(sourceSize.width) && sourceHeight == Double(sourceSize.height)
-    }
-
     /// Source pixels per output pixel along the less reduced axis (1 when not reduced).
     var reductionFactor: Double {
         min(sourceWidth / Double(outputSize.width), sourceHeight / Double(outputSize.height))
@@ -75,6 +69,16 @@ struct ResizeGeometry: Equatable, Sendable {
                 sourceHeight: Double(target.height) * perOutputY,
                 outputSize: target)
         }
+    }
+
+    /// This geometry, planned for `region` of a larger source of `size` as if the region were the
+    /// whole source, as a geometry of that larger source.
+    func placed(at region: PixelRect, in size: PixelSize) -> ResizeGeometry {
+        var placed = self
+        placed.sourceSize = size
+        placed.sourceX += Double(region.x)
+        placed.sourceY += Double(region.y)
+        return placed
     }
 
     /// The largest centred whole-pixel region of `source` with the aspect ratio of `target`, unscaled.

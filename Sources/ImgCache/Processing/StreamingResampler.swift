@@ -6,11 +6,14 @@
 /// once and each output pixel computed once. Working memory is two rows of the input width plus
 /// the output, whatever the input height. Each output pixel is the coverage-weighted mean of the
 /// input pixels under it, computed on premultiplied values and returned with straight alpha.
+/// A whole-pixel region at its own size (the whole input, or a crop) is copied byte for byte.
 struct StreamingResampler {
     let inputSize: PixelSize
     let outputSize: PixelSize
     private let horizontalTaps: ResamplingTaps
-    private let isIdentity: Bool
+    /// The input pixel of the output's top-left corner when the output is a whole-pixel region of
+    /// the input at 1:1, whose rows are copied; nil when they are filtered.
+    private let copyOrigin: (x: Int, y: Int)?
     /// Every input pixel is opaque: rows are added as they are, without multiplying alpha in.
     private let inputIsOpaque: Bool
     private let regionTop: Double
@@ -36,16 +39,25 @@ struct StreamingResampler {
         self.outputSize = geometry.outputSize
         let factorX = Double(inputSize.width) / Double(geometry.sourceSize.width)
         let factorY = Double(inputSize.height) / Double(geometry.sourceSize.height)
-        isIdentity = geometry.isIdentity && inputSize == geometry.sourceSize
+        copyOrigin = Self.copyOrigin(inputSize: inputSize, geometry: geometry)
         horizontalTaps = ResamplingTaps(
             inputLength: inputSize.width, start: geometry.sourceX * factorX,
             length: geometry.sourceWidth * factorX, outputLength: outputSize.width)
         regionTop = geometry.sourceY * factorY
         rowsPerOutputRow = geometry.sourceHeight * factorY / Double(outputSize.height)
-        let rowFloats = isIdentity ? 0 : inputSize.width * 4
+        let rowFloats = copyOrigin != nil ? 0 : inputSize.width * 4
         premultipliedRow = [Float](repeating: 0, count: inputIsOpaque ? 0 : rowFloats)
         accumulator = [Float](repeating: 0, count: rowFloats)
         output = Bitmap(size: outputSize)
+    }
+
+    /// Where the output starts in the input when it is a whole-pixel region of it at 1:1.
+    private static func copyOrigin(inputSize: PixelSize, geometry: ResizeGeometry) -> (x: Int, y: Int)? {
+        guard inputSize == geometry.sourceSize, geometry.sourceWidth == Double(geometry.outputSize.width),
+              geometry.sourceHeight == Double(geometry.outputSize.height),
+              geometry.sourceX == geometry.sourceX.rounded(), geometry.sourceY == geometry.sourceY.rounded()
+        else { return nil }
+        return (Int(geometry.sourceX), Int(geometry.sourceY))
     }
 
     /// True once every output row is complete; later input rows would be ignored.
@@ -53,7 +65,7 @@ struct StreamingResampler {
 
     /// Input rows the output needs: rows from this index on are never used.
     var inputRowsNeeded: Int {
-        if isIdentity { return inputSize.height }
+        if let copyOrigin { return copyOrigin.y + outputSize.height }
         let bottom = regionTop + rowsPerOutputRow * Double(outputSize.height)
         return min(inputSize.height, Int((bottom - 1e-9).rounded(.up)))
     }
@@ -62,10 +74,11 @@ struct StreamingResampler {
     mutating func push(row: UnsafePointer<UInt8>) {
         defer { nextInputRow += 1 }
         guard !isComplete else { return }
-        if isIdentity {
+        if let copyOrigin {
+            guard nextInputRow >= copyOrigin.y else { return }
             let rowBytes = outputSize.width * 4
             output.pixels.withUnsafeMutableBufferPointer { pixels in
-                (pixels.baseAddress! + nextOutputRow * rowBytes).update(from: row, count: rowBytes)
+                (pixels.baseAddress! + nextOutputRow * rowBytes).update(from: row + copyOrigin.x * 4, count: rowBytes)
             }
             nextOutputRow += 1
             return
@@ -87,7 +100,7 @@ struct StreamingResampler {
     /// stay transparent.
     mutating func finish() -> Bitmap {
         while !isComplete {
-            if isIdentity { nextOutputRow = outputSize.height } else { emitRow() }
+            if copyOrigin != nil { nextOutputRow = outputSize.height } else { emitRow() }
         }
         return output
     }

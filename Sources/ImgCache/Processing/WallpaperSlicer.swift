@@ -1,0 +1,73 @@
+import Foundation
+import Synchronization
+
+/// Cuts a home-screen screenshot into the slices transparent widgets show: for each widget slot of
+/// its `HomeScreenLayout`, the pixels behind the slot, exactly (a crop at whole pixels, copied with
+/// no resampling). Every slice asked for at once comes from one decode of the screenshot, which
+/// reads no row below the lowest slot.
+///
+/// To prepare slices through the cache instead, give `ImagePipeline` one `ImageRequest` per slot
+/// with `sourceRegion` set to the slot's rectangle (see `request(for:ofScreenshotAt:format:)`):
+/// requests for one URL share one download and one decode.
+public struct WallpaperSlicer: Sendable {
+    /// One slot's slice.
+    public struct Slice: Sendable {
+        public let slot: WidgetSlot
+        /// The slot's pixels, `slot.rect.size`.
+        public let bitmap: Bitmap
+    }
+
+    /// The screenshot: a portrait home-screen screenshot, PNG or JPEG (GIF's first frame).
+    public let screenshot: ImageSource
+    /// The layout whose slots are cut; its `screenshotSize` is the screenshot's.
+    public let layout: HomeScreenLayout
+    /// Pixel limits for decoding the screenshot. Default `DecodingLimits()`.
+    public var limits = DecodingLimits()
+
+    /// A slicer for `screenshot`, whose size is read from its headers (after EXIF orientation) and
+    /// whose layout is `HomeScreenLayout.memoised(screenshot:icons:iOS:device:)` for that size.
+    ///
+    /// - Parameters: as for `HomeScreenLayout.resolve`: `icons` default `.small`, `iOS` default 18,
+    ///   `device` (default nil) needed for 1125x2436 screenshots.
+    /// - Throws: what `ImageDecoder.inspect` throws for bytes that are no image, and
+    ///   `invalidArgument` for a screenshot no layout describes (landscape, say).
+    public init(screenshot: ImageSource, icons: IconLayout = .small, iOS: Int = 18, device: DeviceModel? = nil) throws {
+        let size = try ImageDecoder.inspect(screenshot, countingFrames: false).size
+        self.screenshot = screenshot
+        layout = try HomeScreenLayout.memoised(screenshot: size, icons: icons, iOS: iOS, device: device)
+    }
+
+    /// A slicer cutting `screenshot` by `layout`; `invalidArgument` when the screenshot's size (read
+    /// from its headers) is not the layout's.
+    public init(screenshot: ImageSource, layout: HomeScreenLayout) throws {
+        let size = try ImageDecoder.inspect(screenshot, countingFrames: false).size
+        guard size == layout.screenshotSize else {
+            throw ImgCacheError.invalidArgument("the screenshot is \(size), the layout describes \(layout.screenshotSize) screenshots")
+        }
+        self.screenshot = screenshot
+        self.layout = layout
+    }
+
+    /// The slice behind the `family` widget at `position`; `invalidArgument` when the layout has no
+    /// such slot.
+    public func slice(_ family: WidgetFamily, at position: SlotPosition) throws -> Bitmap {
+        try slices([layout.slot(family, at: position)])[0].bitmap
+    }
+
+    /// The slices of `slots` (default: every slot of the layout), in that order, from one decode.
+    public func slices(_ slots: [WidgetSlot]? = nil) throws -> [Slice] {
+        let slots = slots ?? layout.slots
+        let options = slots.map { DecodingOptions(sourceRegion: $0.rect, maxFrames: 1, limits: limits) }
+        let bitmaps = Mutex([Int: Bitmap]())
+        try ImageDecoder.decode(screenshot, targets: options) { index, image in
+            bitmaps.withLock { $0[index] = image.frames[0].bitmap }
+        }
+        return bitmaps.withLock { bitmaps in slots.indices.map { Slice(slot: slots[$0], bitmap: bitmaps[$0]!) } }
+    }
+
+    /// The request that makes `slot`'s slice of the screenshot at `url` an `ImagePipeline` variant
+    /// of it: the slot's rectangle as `sourceRegion`, no target, in `format` (default PNG, lossless).
+    public static func request(for slot: WidgetSlot, ofScreenshotAt url: URL, format: ImageRequest.OutputFormat = .png) -> ImageRequest {
+        ImageRequest(url: url, outputFormat: format, sourceRegion: slot.rect)
+    }
+}

@@ -1,0 +1,49 @@
+import ImgCache
+
+/// The options `layout`, `slice` and `overlay` share: which home-screen layout describes a
+/// screenshot of a given size.
+struct LayoutArguments {
+    static let help = """
+          --icons LAYOUT      small (icons with labels, the default) or large (iOS 18's large icons
+                              without labels)
+          --ios N             the iOS version on the screenshot (default 18); iOS 14-15 and 16-17
+                              have tables of their own
+          --strict            refuse a screenshot size that is no iPhone's (neither a measured
+                              table's nor a screen in 'imgcache devices') rather than give it to
+                              the layout model
+        """
+
+    static let deviceHelp = """
+          --device NAME       the phone (any name 'imgcache devices' lists): needed for 1125x2436
+                              screenshots, which the X/XS/11 Pro and the 12/13 mini share
+        """
+
+    var device: DeviceModel?
+    var icons = IconLayout.small
+    var iOS = 18
+    var strict = false
+
+    /// Reads `--device`, `--icons`, `--ios` and `--strict`.
+    static func parse(_ arguments: inout ArgumentList) throws -> LayoutArguments {
+        var result = LayoutArguments()
+        result.device = try arguments.value("--device").map { try DeviceCatalog.device(named: $0) }
+        result.icons = try arguments.value("--icons", expected: "small or large") { IconLayout(rawValue: $0) } ?? .small
+        result.iOS = try arguments.value("--ios", expected: "an iOS version such as 18") { Int($0) } ?? 18
+        result.strict = arguments.flag("--strict")
+        return result
+    }
+
+    /// The layout of a portrait screenshot of `size` pixels (memoised). An estimated layout is
+    /// announced on standard error, with its expected error.
+    func layout(screenshot size: PixelSize) throws -> HomeScreenLayout {
+        if strict, size.height > size.width, !HomeScreenLayout.knownScreenshotSizes.contains(size) {
+            throw UsageError("\(size) is no iPhone's screenshot size (--strict): no measured table has it and no phone in 'imgcache devices'")
+        }
+        let layout = try HomeScreenLayout.memoised(screenshot: size, icons: icons, iOS: iOS, device: device)
+        if let error = layout.expectedErrorPixels {
+            CommandLineTool.printError(
+                "imgcache: the \(size) layout is estimated, not measured (expected error about \(error) px): \(layout.source)")
+        }
+        return layout
+    }
+}
