@@ -48,7 +48,7 @@ final class DevicesCommandTests: XCTestCase {
         XCTAssertEqual(compact.map { $0["width"] as? Double }, Array(repeating: 359, count: 7))
         XCTAssertEqual(compact[3]["pixels"] as? [String: Int], ["width": 718, "height": 220])
         XCTAssertTrue((compact[3]["sources"] as? [String: String])?["height"]?.contains("PSPDFKit") == true)
-        XCTAssertEqual((compact[1]["sources"] as? [String: String])?["height"], "imgcache issue 9")
+        XCTAssertEqual((compact[1]["sources"] as? [String: String])?["height"], "imgcache product requirements (no public source)")
         let expanded = eight.filter { $0["mode"] as? String == "today-expanded" }
         XCTAssertEqual(expanded.map { $0["entry"] as? String }, ["today-view", "notification-center"])
         XCTAssertEqual(expanded.map { $0["height"] as? Double }, [616, 528])

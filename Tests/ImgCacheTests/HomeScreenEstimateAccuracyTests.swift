@@ -21,7 +21,7 @@ final class HomeScreenEstimateAccuracyTests: XCTestCase {
         let errors = rows.map { $0.errorPoints * 3 }, modelOnly = rows.map { $0.modelOnlyErrorPoints * 3 }
         print(String(format: "[leave-one-out] as resolve estimates: median %.1f px, worst %.1f px at 3x; the whole model alone: median %.1f, worst %.1f",
                      median(errors), errors.max()!, median(modelOnly), modelOnly.max()!))
-        // The figures reached (issue 9 aimed at 8 and 24); a change that makes them worse fails.
+        // The figures reached (the aim was 8 and 24); a change that makes them worse fails.
         XCTAssertLessThanOrEqual(median(errors), 8)
         XCTAssertLessThanOrEqual(errors.max()!, 57)
         XCTAssertLessThanOrEqual(median(modelOnly), 19)

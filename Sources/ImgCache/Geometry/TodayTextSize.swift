@@ -10,7 +10,7 @@ public enum TodayTextSize: String, Sendable, CaseIterable {
     ///   compact mode" (PSPDFKit blog "Today widget", 2017, steipete/steipete.me @e2e72fd55085),
     ///   StackOverflow 39203189 and matejkriz/react-native-today-widget README @0de4f7d2f3ce.
     /// - 95 pt (`xs`) and 140 pt (`xxxl`): the same PSPDFKit post (a single source).
-    /// - 100, 105, 120 and 135 pt: as stated in the project's issue 9 ("the 7 standard text
+    /// - 100, 105, 120 and 135 pt: as stated in the project's requirements ("the 7 standard text
     ///   sizes, 95, 100, 105, 110, 120, 135 and 140 pt").
     public var compactHeight: Double {
         switch self {
@@ -29,7 +29,7 @@ public enum TodayTextSize: String, Sendable, CaseIterable {
         switch self {
         case .l: return "PSPDFKit blog 'Today widget' (2017), StackOverflow 39203189, react-native-today-widget README"
         case .xs, .xxxl: return "PSPDFKit blog 'Today widget' (2017)"
-        case .s, .m, .xl, .xxl: return "imgcache issue 9"
+        case .s, .m, .xl, .xxl: return "imgcache product requirements (no public source)"
         }
     }
 }

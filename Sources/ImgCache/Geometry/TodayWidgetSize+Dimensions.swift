@@ -10,17 +10,17 @@ extension TodayWidgetSize {
     ///
     /// Expanded height (the largest), only where a source gives it:
     /// - 375x667, Today view: 616 pt (simulator logs in onntztzf/blog ios/widget-development.md
-    ///   @b48a5fc7e3e4 and a public TodayViewController.m, both "{359, 616}"; also issue 9);
-    /// - 375x667, Notification Center: 528 pt (issue 9);
+    ///   @b48a5fc7e3e4 and a public TodayViewController.m, both "{359, 616}"; also the project's requirements);
+    /// - 375x667, Notification Center: 528 pt (the project's requirements);
     /// - 320x568, Today view: 528 pt (the same logs, "{304, 528}" on the iPhone 5s simulator);
     /// - 414x736 (Plus) in landscape: 352 pt in the Today view, 264 pt from Notification Center
-    ///   (issue 9).
+    ///   (the project's requirements).
     /// Two sources put 528 pt on different phones: ../shared/devices/extras.json reads the code
-    /// comments as the 320-pt iPhone's maximum and not the iPhone 7's, while issue 9 states 528 pt
+    /// comments as the 320-pt iPhone's maximum and not the iPhone 7's, while the project's requirements state 528 pt
     /// as Notification Center's on a 375-pt phone. Both are kept, as separate facts: the logs do
-    /// not say where the widget was opened, but they give the 375-pt phone 616 pt, which the issue
-    /// places in the Today view, so their 528 pt is read as the 320-pt phone's Today view; and the
-    /// issue's pair for 375 pt (616 against 528) differs by the same 88 pt as its Plus landscape
+    /// not say where the widget was opened, but they give the 375-pt phone 616 pt, which the requirements
+    /// place in the Today view, so their 528 pt is read as the 320-pt phone's Today view; and the
+    /// requirements' pair for 375 pt (616 against 528) differs by the same 88 pt as its Plus landscape
     /// pair (352 against 264), so it reads as a measurement of its own rather than the 5s figure
     /// misplaced.
     ///
@@ -69,10 +69,10 @@ extension TodayWidgetSize {
 
     /// The largest expanded heights a source gives.
     private static let expandedHeights: [(screen: PointSize, entry: TodayEntry, landscape: Bool, height: Double, source: String)] = [
-        (PointSize(width: 375, height: 667), .todayView, false, 616, logs + "; imgcache issue 9"),
-        (PointSize(width: 375, height: 667), .notificationCenter, false, 528, "imgcache issue 9"),
+        (PointSize(width: 375, height: 667), .todayView, false, 616, logs + "; imgcache product requirements"),
+        (PointSize(width: 375, height: 667), .notificationCenter, false, 528, "imgcache product requirements (no public source)"),
         (PointSize(width: 320, height: 568), .todayView, false, 528, logs + " (iPhone 5s simulator)"),
-        (PointSize(width: 414, height: 736), .todayView, true, 352, "imgcache issue 9"),
-        (PointSize(width: 414, height: 736), .notificationCenter, true, 264, "imgcache issue 9"),
+        (PointSize(width: 414, height: 736), .todayView, true, 352, "imgcache product requirements (no public source)"),
+        (PointSize(width: 414, height: 736), .notificationCenter, true, 264, "imgcache product requirements (no public source)"),
     ]
 }
