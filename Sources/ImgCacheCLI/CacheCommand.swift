@@ -64,7 +64,8 @@ enum CacheCommand: Command {
                     detail: "\(report.issueCount) inconsistencies with data/; run 'imgcache cache verify --repair'")
             }
         default:
-            let key = words[1]
+            // A URL's original is stored without its fragment; a variant's key is taken as it is.
+            let key = words[1].contains("#imgcache-variant:") ? words[1] : String(words[1].prefix { $0 != "#" })
             let entry = try cache.entry(for: key)
             let path = entry?.fileURL.path
                 ?? cache.root.appendingPathComponent("data").appendingPathComponent(CacheKey.fileName(forOriginal: key)).path

@@ -16,13 +16,15 @@ struct TargetArguments {
           --text-size SIZE    today-compact: xs, s, m, l, xl, xxl or xxxl (default l, 110 pt high)
           --entry WHERE       today-expanded: today-view (default) or notification-center
           --landscape         today-expanded: the landscape height
-          --size WxH          the target in pixels, or in points when --scale is given
-          --scale N           the screen scale of --size in points: pixels = round(points x scale)
+          --size WxH          the target in pixels (at most 65535 a side and 25 megapixels, exit 5
+                              over that), or in points when --scale is given
+          --scale N           the screen scale of --size in points, above 0 and at most 16:
+                              pixels = round(points x scale)
           --mode MODE         fit, fill or crop; default crop with --widget (the widget's exact
                               pixels), fit otherwise
           --upscale           allow scaling a smaller source up (default: never)
-          --max-frames N      most frames kept from an animation (default 50)
-          --budget BYTES      memory the kept frames may take, e.g. 15MB (default 15MB; 1 MB = 2^20 B);
+          --max-frames N      most frames kept from an animation, 1 to 10000 (default 50)
+          --budget BYTES      memory the kept frames may take, 0 to 256MB (default 15MB; 1 MB = 2^20 B);
                               frames kept = min(max frames, budget / (width x height x 4)), at least 1
         """
 
@@ -53,7 +55,9 @@ struct TargetArguments {
         ) { Self.widgets($0) }
         let today = try TodayOptions.parse(&arguments, widgets: widget ?? [])
         let size = try arguments.value("--size", expected: "WxH, e.g. 510x510", parse: PixelSize.init(parsing:))
-        let scale = try arguments.value("--scale", expected: "a positive number such as 3") { Double($0).flatMap { $0 > 0 ? $0 : nil } }
+        let scale = try arguments.value("--scale", expected: "a number above 0 and at most 16, such as 3") {
+            Double($0).flatMap { ImageTarget.scales.contains($0) ? $0 : nil }
+        }
         switch (device, widget, size) {
         case (let device?, let widget?, nil):
             guard scale == nil else { throw UsageError("--scale comes from the device with --device") }
@@ -72,10 +76,12 @@ struct TargetArguments {
         result.mode = try arguments.value("--mode", expected: "fit, fill or crop") { ContentMode(rawValue: $0) }
             ?? (widgetTarget ? .crop : .fit)
         result.upscale = arguments.flag("--upscale")
-        result.maxFrames = try arguments.value("--max-frames", expected: "a whole number of at least 1") {
-            Int($0).flatMap { $0 >= 1 ? $0 : nil }
+        result.maxFrames = try arguments.value("--max-frames", expected: "a whole number from 1 to 10000") {
+            Int($0).flatMap { DecodingOptions.frameCounts.contains($0) ? $0 : nil }
         }
-        result.budget = try arguments.value("--budget", expected: "a byte count such as 15MB", parse: parseByteCount)
+        result.budget = try arguments.value("--budget", expected: "a byte count from 0 to 256MB, such as 15MB") {
+            parseByteCount($0).flatMap { DecodingOptions.frameBudgets.contains($0) ? $0 : nil }
+        }
         if cacheDirectory {
             result.cacheDirectory = try arguments.value("--cache-dir")
             result.allowedHosts = try arguments.value("--allowed-hosts").map { list in

@@ -7,7 +7,7 @@ import XCTest
 /// that two pixels with alpha 0 are equal whatever their colour.
 final class GIFConformanceTests: XCTestCase {
     /// Keeps every frame of the suites' animations (the largest keeps 380 frames of 472x298).
-    private let allFrames = DecodingOptions(maxFrames: 1000, frameBudgetBytes: 1 << 30)
+    private let allFrames = DecodingOptions(maxFrames: 1000, frameBudgetBytes: DecodingOptions.frameBudgets.upperBound)
 
     // MARK: gif-test-suite-serenity
 

@@ -10,7 +10,7 @@ final class GIFDecoderTests: XCTestCase {
     private let clear: [UInt8] = [0, 0, 0, 0]
     /// Palette for the files below: 0 red, 1 green, 2 blue, 3 white.
     private let colors: [UInt32] = [0xFF0000, 0x00FF00, 0x0000FF, 0xFFFFFF]
-    private let everyFrame = DecodingOptions(maxFrames: 10_000, frameBudgetBytes: 1 << 30)
+    private let everyFrame = DecodingOptions(maxFrames: 10_000, frameBudgetBytes: DecodingOptions.frameBudgets.upperBound)
 
     // MARK: Compositing
 

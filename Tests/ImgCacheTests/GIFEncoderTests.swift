@@ -4,7 +4,7 @@ import XCTest
 @testable import ImgCache
 
 final class GIFEncoderTests: XCTestCase {
-    private let everyFrame = DecodingOptions(maxFrames: 10_000, frameBudgetBytes: 1 << 30)
+    private let everyFrame = DecodingOptions(maxFrames: 10_000, frameBudgetBytes: DecodingOptions.frameBudgets.upperBound)
 
     func testFramesOfAtMost256ColoursRoundTripLosslessly() throws {
         let size = PixelSize(width: 37, height: 23)

@@ -144,3 +144,29 @@ extension ImagePipelineVariantTests {
         XCTAssertEqual(try pipeline.diskCache.entries().count, 0)
     }
 }
+
+extension ImagePipelineVariantTests {
+    func testFragmentsAreNotPartOfTheOriginalsKeyAndCannotReachAVariantsKey() async throws {
+        let loader = CountingLoader()
+        let png = try PNGEncoder.encode(TestImages.scene(width: 120, height: 80, translucent: true))
+        let plain = url("frag.png")
+        for suffix in ["", "#one", "#two"] { loader.serve(URL(string: plain.absoluteString + suffix)!, .init(data: png)) }
+        let pipeline = try pipeline(loader)
+        let target = ImageTarget.pixels(PixelSize(width: 30, height: 30))
+        let first = try await pipeline.prepare(ImageRequest(url: URL(string: plain.absoluteString + "#one")!, target: target))
+        let second = try await pipeline.prepare(ImageRequest(url: URL(string: plain.absoluteString + "#two")!, target: target))
+        XCTAssertEqual(loader.loads, 1, "one original for every fragment")
+        XCTAssertEqual(first.fileURL, second.fileURL)
+        XCTAssertEqual(second.cacheOutcome, .disk)
+        let keys = try pipeline.diskCache.entries().map(\.key)
+        XCTAssertTrue(keys.contains(plain.absoluteString), "\(keys)")
+        // A URL whose fragment spells a variant key is still that URL's original, not the variant.
+        let variantKey = try XCTUnwrap(keys.first { $0.contains("#imgcache-variant:") })
+        let forged = URL(string: variantKey)!
+        loader.serve(forged, .init(data: png))
+        let original = try await pipeline.data(for: forged)
+        XCTAssertEqual(original.data, png)
+        XCTAssertEqual(try pipeline.diskCache.entry(for: variantKey)?.kind, .variant(of: plain.absoluteString))
+        XCTAssertEqual(CacheKey.originalKey(for: forged), plain.absoluteString)
+    }
+}

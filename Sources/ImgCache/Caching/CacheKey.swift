@@ -1,8 +1,11 @@
+import Foundation
+
 /// How cache keys become file names: `md5(key UTF-8)` as 32 lowercase hex digits, then "." and an
 /// extension when there is one. This is the naming SDWebImage and the seed widget cache use, so a
 /// folder written by either reads the same.
 ///
-/// - Originals (key = the URL string) take the extension of the URL path, see `urlPathExtension(_:)`:
+/// - Originals (key = the URL string without its fragment, see `originalKey(for:)`) take the
+///   extension of the URL path, see `urlPathExtension(_:)`:
 ///   `https://example.com/photos/cat.gif?w=200` -> `4b917c5c9e6a2783d116f549e4a7b162.gif`.
 /// - Variants take the extension of their output format (`png`, `jpg`, `gif`).
 public enum CacheKey {
@@ -12,6 +15,14 @@ public enum CacheKey {
     /// The 32 lowercase hex digits of the MD5 of `key`'s UTF-8 bytes.
     public static func hashedName(for key: String) -> String {
         MD5.hexDigest(of: key)
+    }
+
+    /// The key of the original at `url`: the URL string without its fragment, which is never sent
+    /// to a server (so `a.jpg#x` and `a.jpg` are one original). No original key holds a "#", so none
+    /// can equal a variant's key, which always does (see `VariantKey`).
+    public static func originalKey(for url: URL) -> String {
+        let text = url.absoluteString
+        return text.firstIndex(of: "#").map { String(text[..<$0]) } ?? text
     }
 
     /// `hashedName(for: key)`, plus "." and `fileExtension` when it is not nil or empty.

@@ -1,14 +1,50 @@
 /// Limits checked from the image headers before anything is allocated (decompression-bomb guard).
+/// Together they keep a decode under about 300 MB whatever the input.
 public struct DecodingLimits: Sendable, Hashable {
     /// Largest width x height of one frame (or of a GIF's canvas). Default 100 megapixels.
     public var maxPixelsPerFrame: Int
     /// Largest sum of source pixels over the frames kept from an animation; reading stops before a
     /// frame that would pass it (at least one frame is always kept). Default 1 gigapixel.
     public var maxTotalPixels: Int
+    /// Largest width x height of the output (the target, or the source or region kept at its own
+    /// size). Default 25 megapixels (100 MB of RGBA).
+    public var maxOutputPixels: Int
+    /// Most bytes a decoder holds at the source's resolution: a GIF's canvas (twice, for frames
+    /// that restore what was under them), an interlaced PNG (held whole), libjpeg's memory (a
+    /// progressive JPEG's coefficients). Default 256 MiB.
+    public var maxWorkingBytes: Int
 
-    public init(maxPixelsPerFrame: Int = 100_000_000, maxTotalPixels: Int = 1_000_000_000) {
+    public init(
+        maxPixelsPerFrame: Int = 100_000_000, maxTotalPixels: Int = 1_000_000_000, maxOutputPixels: Int = 25_000_000,
+        maxWorkingBytes: Int = 256 << 20
+    ) {
         self.maxPixelsPerFrame = maxPixelsPerFrame
         self.maxTotalPixels = maxTotalPixels
+        self.maxOutputPixels = maxOutputPixels
+        self.maxWorkingBytes = maxWorkingBytes
+    }
+
+    /// Throws `invalidArgument` for a limit that is not positive.
+    func validate() throws {
+        guard maxPixelsPerFrame > 0, maxTotalPixels > 0, maxOutputPixels > 0, maxWorkingBytes > 0 else {
+            throw ImgCacheError.invalidArgument("decoding limits must be positive")
+        }
+    }
+
+    /// Throws `dimensionsOverLimit` when an output of `size` is over `maxOutputPixels`.
+    func checkOutput(_ size: PixelSize) throws {
+        if size.area > maxOutputPixels {
+            throw ImgCacheError.dimensionsOverLimit(width: size.width, height: size.height, limit: maxOutputPixels)
+        }
+    }
+
+    /// Throws `dimensionsOverLimit` when holding `bytesPerPixel` bytes for each pixel of a `size`
+    /// source is over `maxWorkingBytes` (the limit reported in pixels at that rate).
+    func checkWorkingMemory(bytesPerPixel: Int, for size: PixelSize) throws {
+        let (bytes, overflow) = size.area.multipliedReportingOverflow(by: bytesPerPixel)
+        if overflow || bytes > maxWorkingBytes {
+            throw ImgCacheError.dimensionsOverLimit(width: size.width, height: size.height, limit: maxWorkingBytes / bytesPerPixel)
+        }
     }
 
     /// Throws `dimensionsOverLimit` when a `width x height` frame is over `maxPixelsPerFrame`

@@ -47,24 +47,49 @@ public struct DecodingOptions: Sendable, Hashable {
         self.appliesOrientation = appliesOrientation
     }
 
-    /// Throws `invalidArgument` for a zero or negative size, frame count or budget.
+    /// Throws `invalidArgument` for a zero or negative size, frame count or budget, a target over
+    /// `ImageTarget.maxSide` a side, or a limit that is not positive; `dimensionsOverLimit` for a
+    /// target over `limits.maxOutputPixels`.
     func validate() throws {
-        if let targetSize, targetSize.width <= 0 || targetSize.height <= 0 {
-            throw ImgCacheError.invalidArgument("target size \(targetSize) must be positive")
+        try limits.validate()
+        if let targetSize {
+            guard targetSize.width > 0, targetSize.height > 0,
+                  targetSize.width <= ImageTarget.maxSide, targetSize.height <= ImageTarget.maxSide
+            else {
+                throw ImgCacheError.invalidArgument("target size \(targetSize) must be positive, at most \(ImageTarget.maxSide) a side")
+            }
+            try limits.checkOutput(targetSize)
         }
-        if maxFrames < 1 { throw ImgCacheError.invalidArgument("max frames must be at least 1") }
-        if frameBudgetBytes < 0 { throw ImgCacheError.invalidArgument("frame budget must not be negative") }
+        if !Self.frameCounts.contains(maxFrames) {
+            throw ImgCacheError.invalidArgument("max frames \(maxFrames) is not in 1...\(Self.frameCounts.upperBound)")
+        }
+        if !Self.frameBudgets.contains(frameBudgetBytes) {
+            throw ImgCacheError.invalidArgument(
+                "frame budget \(frameBudgetBytes) bytes is not in 0...\(Self.frameBudgets.upperBound) (256 MiB)")
+        }
     }
+
+    /// The frame limits accepted: 1 to 10,000 frames.
+    public static let frameCounts = 1...10_000
+    /// The frame budgets accepted: 0 to 256 MiB.
+    public static let frameBudgets = 0...(256 << 20)
 
     /// Frames kept when each output frame is `frameSize`: min(maxFrames, budget / (w x h x 4)), at least 1.
     func framesToKeep(frameSize: PixelSize) -> Int {
-        let frameBytes = max(1, frameSize.area * 4)
-        return max(1, min(maxFrames, frameBudgetBytes / frameBytes))
+        let (frameBytes, overflow) = frameSize.area.multipliedReportingOverflow(by: 4)
+        return overflow ? 1 : max(1, min(maxFrames, frameBudgetBytes / max(1, frameBytes)))
     }
 
     /// The geometry for a source of `storedSize` (as stored, before orientation) shown with
-    /// `orientation`; `invalidArgument` when `sourceRegion` does not fit the displayed source.
+    /// `orientation`; `invalidArgument` when `sourceRegion` does not fit the displayed source,
+    /// `dimensionsOverLimit` when the output would be over `limits.maxOutputPixels`.
     func geometry(forStoredSize storedSize: PixelSize, orientation: ImageOrientation) throws -> ResizeGeometry {
+        let geometry = try unlimitedGeometry(forStoredSize: storedSize, orientation: orientation)
+        try limits.checkOutput(geometry.outputSize)
+        return geometry
+    }
+
+    private func unlimitedGeometry(forStoredSize storedSize: PixelSize, orientation: ImageOrientation) throws -> ResizeGeometry {
         let target = orientation.swapsAxes ? targetSize?.transposed : targetSize
         guard let sourceRegion else {
             return ResizeGeometry.plan(source: storedSize, target: target, mode: contentMode, allowsUpscaling: allowsUpscaling)

@@ -35,6 +35,8 @@ enum GIFDecoder {
         let reader = try GIFReader(input)
         let canvas = reader.canvasSize
         try options.limits.check(width: canvas.width, height: canvas.height, format: .gif)
+        // The canvas, and at most as much again saved for a frame that restores what was under it.
+        try options.limits.checkWorkingMemory(bytesPerPixel: 8, for: canvas)
         let geometries = try targets.map { try $0.geometry(forStoredSize: canvas, orientation: .up) }
         let framesByTotal = max(1, options.limits.maxTotalPixels / canvas.area)
         let framesToKeep = zip(targets, geometries).map { min($0.framesToKeep(frameSize: $1.outputSize), framesByTotal) }

@@ -39,6 +39,16 @@ final class JPEGReader {
         PixelSize(width: Int(cinfo.pointee.output_width), height: Int(cinfo.pointee.output_height))
     }
 
+    /// True for a progressive file, whose coefficients libjpeg holds whole (2 bytes a sample).
+    var isProgressive: Bool { cinfo.pointee.progressive_mode != 0 }
+    /// Colour components in the file (1 gray, 3 YCbCr or RGB, 4 CMYK or YCCK).
+    var componentCount: Int { Int(cinfo.pointee.num_components) }
+
+    /// Lets libjpeg allocate at most `bytes` (its large arrays; it fails beyond them).
+    func limitMemory(to bytes: Int) {
+        imgjpeg_set_limits(decoder, Self.maxScans, min(bytes, Self.maxDecoderMemory))
+    }
+
     /// True when the stored colours are CMYK (libjpeg turns YCCK into CMYK).
     var isCMYK: Bool { cinfo.pointee.jpeg_color_space == JCS_CMYK || cinfo.pointee.jpeg_color_space == JCS_YCCK }
 

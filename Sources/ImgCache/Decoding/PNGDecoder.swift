@@ -36,6 +36,8 @@ enum PNGDecoder {
         let stored = PixelSize(width: Int(header.width), height: Int(header.height))
         try options.limits.check(width: stored.width, height: stored.height, format: .png)
         let layout = try reader.setLayout(IMGPNG_RGBA8)
+        // Adam7 fills rows over seven passes: the whole image is held.
+        if layout.passes > 1 { try options.limits.checkWorkingMemory(bytesPerPixel: 4, for: stored) }
         let resampler = RowResampler(
             inputSize: stored, geometries: try targets.map { try $0.geometry(forStoredSize: stored, orientation: .up) })
         var info = ImageInfo(format: .png, sourceSize: stored)

@@ -26,17 +26,30 @@ public enum ImageTarget: Sendable, Hashable {
         public var expectedErrorPixels: Int? { estimate?.expectedErrorPixels }
     }
 
+    /// The largest side of a target, in pixels: 65,535 (a PNG or GIF could not hold more, nor
+    /// most decoders read it).
+    public static let maxSide = 65_535
+    /// Scales accepted with a points target: more than 0 and at most 16.
+    public static let scales: ClosedRange<Double> = Double.leastNonzeroMagnitude...16
+
     /// Resolves the target. A widget with neither a published nor an estimated size throws
-    /// `widgetSizeUnknown`; a Today size no source gives, `invalidArgument`; so does a non-positive
-    /// size or scale.
+    /// `widgetSizeUnknown`; a Today size no source gives, `invalidArgument`; so does a size that is
+    /// not positive or has a side over `maxSide` pixels, or a scale that is not finite or not in
+    /// `scales`.
     public func resolve() throws -> Resolved {
         switch self {
         case .pixels(let size):
-            guard size.width > 0, size.height > 0 else { throw ImgCacheError.invalidArgument("target size \(size) must be positive") }
+            guard size.width > 0, size.height > 0, size.width <= Self.maxSide, size.height <= Self.maxSide else {
+                throw ImgCacheError.invalidArgument("target size \(size) must be positive, at most \(Self.maxSide) a side")
+            }
             return Resolved(pixels: size, scale: 1, points: PointSize(width: Double(size.width), height: Double(size.height)), estimate: nil)
         case .points(let points, let scale):
-            guard points.width > 0, points.height > 0, scale > 0 else {
-                throw ImgCacheError.invalidArgument("target \(points) pt at scale \(scale) must be positive")
+            guard points.width > 0, points.height > 0, points.width.isFinite, points.height.isFinite,
+                  scale.isFinite, Self.scales.contains(scale),
+                  points.width * scale < Double(Self.maxSide) + 0.5, points.height * scale < Double(Self.maxSide) + 0.5
+            else {
+                throw ImgCacheError.invalidArgument(
+                    "target \(points) pt at scale \(scale): sizes must be positive, the scale in (0, 16], the pixels at most \(Self.maxSide) a side")
             }
             return Resolved(pixels: points.pixels(atScale: scale), scale: scale, points: points, estimate: nil)
         case .widget(let family, let device):

@@ -8,8 +8,13 @@ public struct PixelSize: Hashable, Sendable, CustomStringConvertible {
         self.height = height
     }
 
-    /// Number of pixels, `width x height`.
-    public var area: Int { width * height }
+    /// Number of pixels, `width x height`; `Int.max` when that overflows, and 0 when a side is not
+    /// positive, so that checks against limits never trap.
+    public var area: Int {
+        guard width > 0, height > 0 else { return 0 }
+        let (product, overflow) = width.multipliedReportingOverflow(by: height)
+        return overflow ? Int.max : product
+    }
 
     /// The same size with width and height swapped.
     public var transposed: PixelSize { PixelSize(width: height, height: width) }

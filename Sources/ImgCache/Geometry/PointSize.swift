@@ -12,9 +12,14 @@ public struct PointSize: Hashable, Sendable, CustomStringConvertible {
 
     /// The pixel size at `scale`: each side `round(points x scale)`, halves away from zero, at least 1.
     public func pixels(atScale scale: Double) -> PixelSize {
-        PixelSize(
-            width: max(1, Int((width * scale).rounded(.toNearestOrAwayFromZero))),
-            height: max(1, Int((height * scale).rounded(.toNearestOrAwayFromZero))))
+        PixelSize(width: Self.pixelLength(width * scale), height: Self.pixelLength(height * scale))
+    }
+
+    /// `value` rounded half away from zero, within 1...2^30 (NaN gives 1): the conversion never
+    /// traps; `ImageTarget.resolve` refuses the sizes this would clamp.
+    private static func pixelLength(_ value: Double) -> Int {
+        guard value.isFinite else { return value == .infinity ? 1 << 30 : 1 }
+        return Int(min(max(value.rounded(.toNearestOrAwayFromZero), 1), Double(1 << 30)))
     }
 
     /// `"WxH"` with fractions only where there are any (at most two places), e.g. `"338x158"`,

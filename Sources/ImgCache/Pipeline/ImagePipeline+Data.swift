@@ -17,7 +17,7 @@ extension ImagePipeline {
     /// skip work when nothing did. The first fetch of a URL counts as changed.
     public func data(for url: URL) async throws -> DataResult {
         try Self.checkScheme(url)
-        let fetched = try await originals.value(for: url.absoluteString) { [self] in
+        let fetched = try await originals.value(for: CacheKey.originalKey(for: url)) { [self] in
             try await fetchOriginal(url) { _ in }
         }
         let data: Data

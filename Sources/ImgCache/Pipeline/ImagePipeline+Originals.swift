@@ -19,7 +19,7 @@ extension ImagePipeline {
     /// stored validators, where a 304 keeps the stored bytes and refreshes their expiry; else a
     /// download, checked by `accept` before it is stored.
     func fetchOriginal(_ url: URL, accept: @Sendable (Data) throws -> Void) async throws -> OriginalFetch {
-        let key = url.absoluteString
+        let key = CacheKey.originalKey(for: url)
         let diskCache = self.diskCache
         let stored = try await blocking.run { try diskCache.entry(for: key) }
         if let stored, !stored.isExpired() {

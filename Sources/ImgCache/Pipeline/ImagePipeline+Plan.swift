@@ -29,7 +29,7 @@ extension ImagePipeline {
             if request.outputFormat.isStill { options.maxFrames = 1 }
             try options.validate()
             self.options = options
-            originalKey = request.url.absoluteString
+            originalKey = CacheKey.originalKey(for: request.url)
             variantKey = VariantKey.make(url: originalKey, pixels: pixels, options: options, format: request.outputFormat)
         }
 

@@ -95,7 +95,9 @@ public final class ImagePipeline: Sendable {
 
     /// A stored variant decoded as it is: its size, every frame it holds.
     private func decodeStored(_ source: ImageSource) async throws -> DecodedImage {
-        let options = DecodingOptions(maxFrames: Int.max, frameBudgetBytes: Int.max, limits: configuration.limits)
+        let options = DecodingOptions(
+            maxFrames: DecodingOptions.frameCounts.upperBound, frameBudgetBytes: DecodingOptions.frameBudgets.upperBound,
+            limits: configuration.limits)
         return try await decodes.run { [blocking] in
             try await blocking.run { try ImageDecoder.decode(source, options: options) }
         }

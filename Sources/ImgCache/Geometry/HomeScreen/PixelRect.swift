@@ -18,9 +18,10 @@ public struct PixelRect: Hashable, Sendable, CustomStringConvertible {
     /// One past the bottom edge.
     public var maxY: Int { y + height }
 
-    /// True when the rectangle lies wholly inside an image of `size` and is not empty.
+    /// True when the rectangle lies wholly inside an image of `size` and is not empty (checked
+    /// without overflow, whatever the numbers).
     public func fits(in size: PixelSize) -> Bool {
-        x >= 0 && y >= 0 && width > 0 && height > 0 && maxX <= size.width && maxY <= size.height
+        x >= 0 && y >= 0 && width > 0 && height > 0 && width <= size.width - x && height <= size.height - y
     }
 
     /// `"WxH+X+Y"`, as ImageMagick writes a crop geometry.
