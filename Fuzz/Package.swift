@@ -7,7 +7,7 @@ let package = Package(
     name: "imgcache-fuzz",
     dependencies: [.package(name: "imgcache", path: "..")],
     targets: [
-        // LLVMFuzzerRunDriver, declared for the harnesses.
+        // The hand-over to libFuzzer's LLVMFuzzerRunDriver, shared by the harnesses.
         .target(name: "FuzzDriver", path: "FuzzDriver"),
         .executableTarget(
             name: "DecodeFuzzer", dependencies: ["FuzzDriver", .product(name: "ImgCache", package: "imgcache")],

@@ -22,7 +22,5 @@ public func decodeFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int)
 
 @_cdecl("DecodeFuzzer_main")
 public func decodeFuzzerMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    var argc = argc
-    var argv = argv
-    return LLVMFuzzerRunDriver(&argc, &argv, decodeFuzzerTestOneInput)
+    runFuzzer(argc, argv, decodeFuzzerTestOneInput)
 }

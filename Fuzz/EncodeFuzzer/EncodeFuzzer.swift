@@ -39,7 +39,5 @@ public func encodeFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int)
 
 @_cdecl("EncodeFuzzer_main")
 public func encodeFuzzerMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    var argc = argc
-    var argv = argv
-    return LLVMFuzzerRunDriver(&argc, &argv, encodeFuzzerTestOneInput)
+    runFuzzer(argc, argv, encodeFuzzerTestOneInput)
 }

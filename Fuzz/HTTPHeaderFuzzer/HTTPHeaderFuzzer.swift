@@ -29,8 +29,6 @@ public func httpHeaderFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: 
 }
 
 @_cdecl("HTTPHeaderFuzzer_main")
-public func httpHeaderFuzzerMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    var argc = argc
-    var argv = argv
-    return LLVMFuzzerRunDriver(&argc, &argv, httpHeaderFuzzerTestOneInput)
+public func hTTPHeaderFuzzerMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    runFuzzer(argc, argv, httpHeaderFuzzerTestOneInput)
 }

@@ -1,2 +1,0 @@
-/* Nothing to compile: the harnesses link libFuzzer's LLVMFuzzerRunDriver (-sanitize=fuzzer). */
-#include "fuzz_driver.h"
