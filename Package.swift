@@ -6,6 +6,8 @@ let package = Package(
     products: [
         .library(name: "ImgCache", targets: ["ImgCache"]),
         .executable(name: "imgcache", targets: ["ImgCacheCLI"]),
+        // The command line's verbs and argument parsing, for the executable and the fuzz harnesses.
+        .library(name: "ImgCacheCommandLine", targets: ["ImgCacheCommandLine"]),
     ],
     targets: [
         // giflib reports errors through return codes, so a module map is enough.
@@ -28,7 +30,8 @@ let package = Package(
             path: "Sources/ImgCache"
         ),
         .target(name: "ImgCacheDrawing", dependencies: ["ImgCache", "CCairo"], path: "Sources/ImgCacheDrawing"),
-        .executableTarget(name: "ImgCacheCLI", dependencies: ["ImgCache", "ImgCacheDrawing"], path: "Sources/ImgCacheCLI"),
+        .target(name: "ImgCacheCommandLine", dependencies: ["ImgCache", "ImgCacheDrawing"], path: "Sources/ImgCacheCommandLine"),
+        .executableTarget(name: "ImgCacheCLI", dependencies: ["ImgCacheCommandLine"], path: "Sources/ImgCacheCLI"),
         .executableTarget(name: "make-sample-media", dependencies: ["ImgCache"], path: "Samples/MakeMedia"),
         .executableTarget(name: "feed-widget", dependencies: ["ImgCache"], path: "Samples/FeedWidget"),
         .executableTarget(name: "imgcache-bench", dependencies: ["ImgCache"], path: "Benchmarks/ImgCacheBench"),
@@ -37,7 +40,8 @@ let package = Package(
         // Test support: a process that uses a shared disk cache, for multi-process and crash tests.
         .executableTarget(name: "cache-worker", dependencies: ["ImgCache"], path: "Tests/CacheWorker"),
         .testTarget(name: "ImgCacheTests", dependencies: ["ImgCache", "TestSupport", "cache-worker"], path: "Tests/ImgCacheTests"),
-        .testTarget(name: "CLITests", dependencies: ["ImgCacheCLI", "ImgCache", "TestSupport"], path: "Tests/CLITests"),
+        .testTarget(
+            name: "CLITests", dependencies: ["ImgCacheCLI", "ImgCacheCommandLine", "ImgCache", "TestSupport"], path: "Tests/CLITests"),
         .testTarget(name: "ConformanceTests", dependencies: ["ImgCache", "TestSupport"], path: "Tests/ConformanceTests"),
         // Starts its own servers on 127.0.0.1: Tests/Servers/fault_server.py and Debian's nginx.
         .testTarget(name: "IntegrationTests", dependencies: ["ImgCache", "ImgCacheCLI", "feed-widget", "TestSupport"], path: "Tests/IntegrationTests"),

@@ -16,6 +16,13 @@ let package = Package(
             name: "EncodeFuzzer", dependencies: ["FuzzDriver", .product(name: "ImgCache", package: "imgcache")],
             path: "EncodeFuzzer"),
         .executableTarget(
+            name: "CommandLineFuzzer",
+            dependencies: [
+                "FuzzDriver", .product(name: "ImgCache", package: "imgcache"),
+                .product(name: "ImgCacheCommandLine", package: "imgcache"),
+            ],
+            path: "CommandLineFuzzer"),
+        .executableTarget(
             name: "HTTPHeaderFuzzer", dependencies: ["FuzzDriver", .product(name: "ImgCache", package: "imgcache")],
             path: "HTTPHeaderFuzzer"),
     ],

@@ -15,7 +15,7 @@ seconds=${1:-600}
 [[ $seconds =~ ^[1-9][0-9]*$ ]] || { echo "fuzz: SECONDS must be a positive whole number" >&2; exit 2; }
 shift $(($# > 0 ? 1 : 0))
 harnesses=("$@")
-[ ${#harnesses[@]} -gt 0 ] || harnesses=(DecodeFuzzer EncodeFuzzer HTTPHeaderFuzzer)
+[ ${#harnesses[@]} -gt 0 ] || harnesses=(DecodeFuzzer EncodeFuzzer HTTPHeaderFuzzer CommandLineFuzzer)
 corpus=${IMGCACHE_CORPUS:-../../shared/corpus}
 work=${FUZZ_WORK:-${TMPDIR:-/tmp}/imgcache-fuzz}
 flags=(-Xswiftc "-sanitize=fuzzer,address" -Xswiftc -parse-as-library -Xcc "-fsanitize=fuzzer-no-link,address"
@@ -32,6 +32,9 @@ seeds() {
       printf 'Cache-Control: max-age=60, no-cache\nAge: 30\nDate: Sun, 06 Nov 1994 08:49:37 GMT\nETag: W/"v1"\n' >"$2/cache-control"
       printf 'Expires: Sunday, 06-Nov-94 08:49:37 GMT\nLast-Modified: Sun Nov  6 08:49:37 1994\nRetry-After: 120\n' >"$2/dates"
       printf 'Cache-Control: max-age=99999999999999999999, s-maxage=-1\nRetry-After: Fri, 31 Dec 9999 23:59:59 GMT\n' >"$2/extremes" ;;
+    CommandLineFuzzer)  # option, value, option, value...: lengths pick the options (see the harness)
+      printf 'xx\n510x510\nxxx\n3\nxxxxxxx\n15MB\nxxxxxx\n8\n' >"$2/size-scale-budget-frames"
+      printf 'xxxx\niphones\nxxxxx\nsmall,medium,today-compact\nxxxxxxxx\nxl\n' >"$2/devices-widgets" ;;
   esac
 }
 

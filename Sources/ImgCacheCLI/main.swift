@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import ImgCacheCommandLine
 
 exit(CommandLineTool.run(Array(CommandLine.arguments.dropFirst())))

@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 @testable import ImgCache
-@testable import ImgCacheCLI
+@testable import ImgCacheCommandLine
 
 /// How `layout`, `slice` and `overlay` show a layout: an estimated one says so in every form, with its
 /// expected error, and a measured one says where it was measured.

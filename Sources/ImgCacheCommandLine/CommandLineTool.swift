@@ -2,7 +2,8 @@ import Foundation
 import ImgCache
 
 /// Dispatches `imgcache <verb> ...` to its command and turns errors into one line and an exit code.
-enum CommandLineTool {
+/// The `imgcache` executable is `exit(CommandLineTool.run(arguments))`.
+public enum CommandLineTool {
     /// The version `imgcache --version` prints.
     static let version = "0.1.0"
 
@@ -22,12 +23,12 @@ enum CommandLineTool {
             Exit codes: 0 success, 1 unexpected failure, 2 bad command line, 3 unsupported format,
             4 corrupt image, 5 image over a pixel limit, 6 file read or write error, 7 cache index error,
             8 network failure or time-out, 9 HTTP error status, 10 download over the byte limit,
-            11 some URLs of a prefetch failed.
+            11 some URLs of a prefetch failed, 12 a URL or redirect refused.
             """
     }
 
     /// Runs the command line (without the program name) and returns the exit code.
-    static func run(_ words: [String]) -> Int32 {
+    public static func run(_ words: [String]) -> Int32 {
         guard let verb = words.first else {
             printError(generalHelp)
             return ExitStatus.usage.rawValue

@@ -1,0 +1,42 @@
+import Foundation
+import FuzzDriver
+import ImgCache
+@testable import ImgCacheCommandLine
+
+// Parses fuzzed command lines the way `fetch`, `prefetch` and `decode` read their targets and
+// numbers, then resolves what parsed: every word the fuzzer makes (sizes, scales, device and
+// widget lists, byte counts, frame counts) must give a value or a usage error, never a trap.
+// The input is words separated by newlines; a few options are prefixed so that the fuzzer reaches
+// the values quickly.
+
+private let options = ["--size", "--scale", "--device", "--widget", "--mode", "--max-frames", "--budget",
+                       "--text-size", "--entry", "--allowed-hosts"]
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func commandLineFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    let text = String(decoding: UnsafeBufferPointer(start: data, count: data == nil ? 0 : size), as: UTF8.self)
+    var words = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    // Every other word is an option name, chosen by the word's length, so values land on options.
+    for index in stride(from: 0, to: words.count, by: 2) where words[index].count < 40 {
+        words[index] = options[words[index].count % options.count]
+    }
+    _ = parseByteCount(words.last ?? "")
+    var arguments = ArgumentList(words)
+    do {
+        let target = try TargetArguments.parse(&arguments, cacheDirectory: true)
+        for request in try target.requests(for: "https://example.test/a.jpg") {
+            _ = try? request.target?.resolve()
+        }
+        _ = try? target.decodingOptions(verb: "decode")
+    } catch is UsageError {
+    } catch is ImgCacheError {
+    } catch {
+        preconditionFailure("parsing threw \(error)")
+    }
+    return 0
+}
+
+@_cdecl("CommandLineFuzzer_main")
+public func commandLineFuzzerMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    runFuzzer(argc, argv, commandLineFuzzerTestOneInput)
+}
