@@ -170,3 +170,26 @@ extension ImagePipelineVariantTests {
         XCTAssertEqual(CacheKey.originalKey(for: forged), plain.absoluteString)
     }
 }
+
+extension ImagePipelineVariantTests {
+    /// Another process's sweep may remove a stored original between its lookup and its decode: the
+    /// file is opened with the lookup, so the decode still reads it.
+    func testAStoredOriginalRemovedAfterItsLookupStillDecodes() async throws {
+        let loader = CountingLoader()
+        let source = url("swept.png")
+        loader.serve(source, .init(data: try PNGEncoder.encode(TestImages.scene(width: 200, height: 100, translucent: true))))
+        let pipeline = try pipeline(loader)
+        _ = try await pipeline.data(for: source)
+        let original = try await pipeline.fetchOriginal(source) { _ in }
+        XCTAssertEqual(original.outcome, .disk)
+        let file = try XCTUnwrap(original.entry?.fileURL)
+        try FileManager.default.removeItem(at: file) // the sweep
+        XCTAssertThrowsError(try ImageDecoder.decode(.file(path: file.path)), "by its path, the file is gone")
+        let decoded = try ImageDecoder.decode(original.source, options: DecodingOptions(targetSize: PixelSize(width: 50, height: 50)))
+        XCTAssertEqual(decoded.size, PixelSize(width: 50, height: 25))
+        // And a lookup that finds the file gone downloads it again.
+        let again = try await pipeline.prepare(ImageRequest(url: source, target: .pixels(PixelSize(width: 40, height: 40))))
+        XCTAssertEqual(again.cacheOutcome, .network)
+        XCTAssertEqual(loader.loads, 2)
+    }
+}

@@ -2,8 +2,10 @@ import Foundation
 
 /// An original ready to decode: where its bytes are and how they were obtained.
 struct OriginalFetch: Sendable {
-    /// The stored file, or the downloaded bytes when the server forbade storing them.
+    /// The stored file, held open (see `OpenedFile`), or the downloaded bytes when not stored.
     let source: ImageSource
+    /// Keeps the stored file readable while the original is decoded.
+    let file: OpenedFile?
     /// The disk cache entry, nil when not stored.
     let entry: CacheEntry?
     /// When the original stops being fresh.
@@ -21,10 +23,18 @@ extension ImagePipeline {
     func fetchOriginal(_ url: URL, accept: @Sendable (Data) throws -> Void) async throws -> OriginalFetch {
         let key = CacheKey.originalKey(for: url)
         let diskCache = self.diskCache
-        let stored = try await blocking.run { try diskCache.entry(for: key) }
-        if let stored, !stored.isExpired() {
+        // The stored file is opened with its lookup: gone by then (another process's sweep), it is a miss.
+        let (stored, opened) = try await blocking.run { () -> (CacheEntry?, OpenedFile?) in
+            guard let entry = try diskCache.entry(for: key) else { return (nil, nil) }
+            guard let file = OpenedFile(entry.fileURL) else {
+                _ = try diskCache.remove(key: key, cascadeVariants: true)
+                return (nil, nil)
+            }
+            return (entry, file)
+        }
+        if let stored, let opened, !stored.isExpired() {
             return OriginalFetch(
-                source: .file(path: stored.fileURL.path), entry: stored, expiresAt: stored.expiresAt, outcome: .disk,
+                source: opened.source, file: opened, entry: stored, expiresAt: stored.expiresAt, outcome: .disk,
                 changed: false)
         }
         let validators = HTTPValidators(etag: stored?.etag, lastModified: stored?.lastModified)
@@ -40,37 +50,39 @@ extension ImagePipeline {
                     lastModified: response.validators.lastModified)
             } ?? stored
             return OriginalFetch(
-                source: .file(path: refreshed.fileURL.path), entry: refreshed, expiresAt: response.freshness.expires,
-                outcome: .revalidated, changed: false)
+                source: opened?.source ?? .file(path: refreshed.fileURL.path), file: opened, entry: refreshed,
+                expiresAt: response.freshness.expires, outcome: .revalidated, changed: false)
         }
         try accept(response.data)
         // Bytes the cache could never hold (over its whole size limit) are served without storing,
         // as if the server had said no-store.
         let keeps = !response.freshness.isNoStore && response.data.count <= diskCache.configuration.sizeLimit
-        let (changed, entry) = try await blocking.run { () -> (Bool, CacheEntry?) in
-            let changed = try stored.map { try !Self.holds($0, response.data) } ?? true
+        let (changed, entry, file) = try await blocking.run { () -> (Bool, CacheEntry?, OpenedFile?) in
+            let changed = try !Self.holds(stored, opened, response.data)
             if stored != nil && (changed || !keeps) {
                 // New bytes, or none to keep: variants rendered from the old ones go too.
                 _ = try diskCache.remove(key: key, cascadeVariants: true)
             }
-            guard keeps else { return (changed, nil) }
+            guard keeps else { return (changed, nil, nil) }
             let entry = try diskCache.store(
                 response.data, for: key, kind: .original, contentType: response.contentType,
                 etag: response.validators.etag, lastModified: response.validators.lastModified,
                 expiresAt: response.freshness.expires)
-            return (changed, entry)
+            return (changed, entry, OpenedFile(entry.fileURL))
         }
         guard let entry else {
-            return OriginalFetch(source: .data(response.data), entry: nil, expiresAt: nil, outcome: .network, changed: changed)
+            return OriginalFetch(source: .data(response.data), file: nil, entry: nil, expiresAt: nil, outcome: .network, changed: changed)
         }
+        // Read from the stored file, held open; from the downloaded bytes if a sweep already took it.
         return OriginalFetch(
-            source: .file(path: entry.fileURL.path), entry: entry, expiresAt: response.freshness.expires,
+            source: file?.source ?? .data(response.data), file: file, entry: entry, expiresAt: response.freshness.expires,
             outcome: .network, changed: changed)
     }
 
-    /// True when the stored file of `entry` holds exactly `data` (sizes compared first).
-    static func holds(_ entry: CacheEntry, _ data: Data) throws -> Bool {
-        guard entry.byteCount == data.count else { return false }
-        return try readStoredFile(entry.fileURL) == data
+    /// True when the stored original (`entry`, its file held open) holds exactly `data` (sizes
+    /// compared first); false when there is none.
+    static func holds(_ entry: CacheEntry?, _ file: OpenedFile?, _ data: Data) throws -> Bool {
+        guard let entry, let file, entry.byteCount == data.count else { return false }
+        return try file.read() == data
     }
 }
