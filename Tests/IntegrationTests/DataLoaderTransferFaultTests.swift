@@ -13,6 +13,24 @@ final class DataLoaderTransferFaultTests: FaultServerTestCase {
         XCTAssertLessThan(elapsed, 2)
     }
 
+    func testATransferThatFailsBeforeItsHeadersHangsUpAtOnce() async throws {
+        for reusesConnections in [true, false] {
+            let (error, _) = await failure("/stall", with: loader {
+                $0.connectTimeout = 0.5
+                $0.reusesConnections = reusesConnections
+            })
+            XCTAssertEqual(error, .timeout(url: server.url("/stall").absoluteString, seconds: 0.5))
+            let failed = Date()
+            var closed: Date?
+            while closed == nil && Date().timeIntervalSince(failed) < 3 {
+                try await Task.sleep(for: .milliseconds(50))
+                closed = try await server.stallEnd()
+            }
+            let hungUp = try XCTUnwrap(closed, "the connection was still open 3 s after the time-out (reuse \(reusesConnections))")
+            XCTAssertLessThan(hungUp.timeIntervalSince(failed), 1, "reuse \(reusesConnections)")
+        }
+    }
+
     func testStalledBodyTimesOutAfterTheIdleTimeout() async throws {
         let (error, elapsed) = await failure("/slow?interval=5", with: loader())
         XCTAssertEqual(error, .timeout(url: server.url("/slow?interval=5").absoluteString, seconds: 1))

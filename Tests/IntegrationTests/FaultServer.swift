@@ -61,6 +61,12 @@ final class FaultServer {
         return (bytes, Date(timeIntervalSince1970: closed))
     }
 
+    /// When the client of the last /stall hung up; nil while it has not.
+    func stallEnd() async throws -> Date? {
+        let (data, _) = try await URLSession.shared.data(from: url("/_stall"))
+        return Double(String(decoding: data, as: UTF8.self)).map(Date.init(timeIntervalSince1970:))
+    }
+
     func stop() {
         server.stop()
     }

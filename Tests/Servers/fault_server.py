@@ -13,7 +13,8 @@ numbers in order, separated by spaces, as plain text (one per request; empty for
     /flaky                  500 twice, then the image (ok.jpg)
     /429?after=S[&form=date] 429 with Retry-After: S seconds (or an HTTP-date S seconds ahead)
                             on the first request, then the image
-    /stall                  reads the request, never answers
+    /stall                  reads the request, never answers; waits up to 30 s for the client to
+                            hang up; GET /_stall answers when it did ("<unix time>", or "waiting")
     /delay?seconds=S        the image after S seconds (default 0.2)
     /slow?interval=T&bytes=N headers with Content-Length N, then one byte every T seconds
     /truncated              Content-Length 10000, sends 3000 bytes, closes
@@ -59,6 +60,8 @@ CONNECTIONS = itertools.count(1)
 LOCK = threading.Lock()
 # How the last /endless ended: body bytes written, and when the client closed the connection.
 ENDLESS = {}
+# When the client of the last /stall closed its connection.
+STALL = {}
 ROOT = "."
 
 
@@ -107,6 +110,10 @@ class Handler(BaseHTTPRequestHandler):
             with LOCK:
                 report = "%d %f" % (ENDLESS["sent"], ENDLESS["closed"]) if ENDLESS else "running"
             return self.answer(200, report.encode(), [("Content-Type", "text/plain")])
+        if path == "/_stall":
+            with LOCK:
+                report = "%f" % STALL["closed"] if STALL else "waiting"
+            return self.answer(200, report.encode(), [("Content-Type", "text/plain")])
         if path.startswith("/_connections/"):
             with LOCK:
                 numbers = REQUESTS.get(path[len("/_connections"):], [])
@@ -140,8 +147,17 @@ class Handler(BaseHTTPRequestHandler):
         self.answer(429, b"slow down", [("Retry-After", value)])
 
     def route_stall(self, path, query, n):
-        time.sleep(30)
+        with LOCK:
+            STALL.clear()
         self.close_connection = True
+        self.connection.settimeout(30)
+        try:
+            while self.connection.recv(4096):
+                pass
+        except OSError:
+            return
+        with LOCK:
+            STALL["closed"] = time.time()
 
     def route_delay(self, path, query, n):
         time.sleep(float(query.get("seconds", "0.2")))

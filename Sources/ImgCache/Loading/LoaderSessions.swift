@@ -14,9 +14,8 @@ import Synchronization
 /// a session of its own and says `Connection: close`.
 ///
 /// A session that is done with (an attempt's own, a retired one, the shared one when the loader
-/// goes away) finishes its tasks before it is invalidated, never cancels them: cancelling a task
-/// that waits for a redirect decision traps in FoundationNetworking (see `Transfer`). Abandoned
-/// tasks end by themselves: the server ends them, or URLSession's backstop timer does.
+/// goes away) finishes its tasks before it is invalidated, never cancels them: a failed transfer
+/// has cancelled its own task already (see `Transfer`), and any other ends by itself.
 final class LoaderSessions: Sendable {
     private let configuration: DataLoader.Configuration
     private let delegate = SessionDelegate()
@@ -80,7 +79,7 @@ final class LoaderSessions: Sendable {
         session.httpMaximumConnectionsPerHost = Self.connectionsPerHost
         // The loader's own watch enforces the time-outs to the millisecond; URLSession's timers
         // (whole seconds on Linux: 0.5 s truncates to 0) are only a backstop behind the overall
-        // time-out, which also ends transfers the loader has abandoned.
+        // time-out.
         let backstop = (configuration.overallTimeout + 1).rounded(.up)
         session.timeoutIntervalForRequest = backstop
         session.timeoutIntervalForResource = backstop

@@ -24,7 +24,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
-        completionHandler(transfer(for: task)?.redirect(to: request, by: response))
+        guard let transfer = transfer(for: task) else { return completionHandler(nil) }
+        transfer.redirect(to: request, by: response, answer: completionHandler)
     }
 
     func urlSession(

@@ -9,11 +9,12 @@ import Synchronization
 /// transfer goes, and resumes its continuation exactly once: with the body when the task
 /// completes, or with a failure the moment one is decided.
 ///
-/// A failed transfer cancels its data task only once the final response's headers are in.
-/// Before that a redirect may be pending, and FoundationNetworking traps when a task is cancelled
-/// while it waits for the redirect delegate. Such a task is abandoned instead: its redirects are
-/// refused and its bytes dropped, and it ends by itself (the server, or URLSession's backstop
-/// timer) or is cancelled as soon as its response arrives.
+/// A failed transfer cancels its data task at once, so its connection is closed and the server
+/// sees the hang-up, whether or not the headers are in. FoundationNetworking traps when a redirect
+/// decision reaches a task that was cancelled while it waited for it, so a decision is handed over
+/// under the transfer's lock and only while the transfer runs: once it has failed, a pending
+/// redirect gets no answer and the cancel ends the task. The one exception is a refused redirect,
+/// whose task is left to complete by itself with the 3xx it was answered.
 final class Transfer: Sendable {
     /// The part of the configuration an attempt enforces.
     struct Limits: Sendable {
@@ -42,6 +43,8 @@ final class Transfer: Sendable {
         var headers: [String: String] = [:]
         var data = Data()
         var redirects = 0
+        /// A redirect was refused: URLSession completes the task with the 3xx by itself.
+        var refusedRedirect = false
         /// Set once the continuation is resumed (or is to be resumed at once by `start`).
         var isFinished = false
         /// A failure decided before `start` (cancelled before it began).
@@ -82,10 +85,14 @@ final class Transfer: Sendable {
         }
         if let failure { return continuation.resume(throwing: failure) }
         // Outside the lock: URLSession's calls wait for its work queue. A failure from here on
-        // resumes the continuation, and the task runs abandoned.
+        // resumes the continuation and cancels the task, here if `fail` came before the task did.
         let task = makeTask()
-        state.withLock { $0.task = task }
+        let failedMeanwhile = state.withLock { state in
+            state.task = task
+            return state.isFinished
+        }
         task.resume()
+        if failedMeanwhile { Self.cancel(task) }
     }
 
     /// Ends the transfer with `error` at once, unless it has already ended.
@@ -96,7 +103,7 @@ final class Transfer: Sendable {
             state.data = Data()
             if state.continuation == nil { state.earlyFailure = error }
             defer { state.continuation = nil }
-            return (state.continuation, state.response == nil ? nil : state.task)
+            return (state.continuation, state.refusedRedirect ? nil : state.task)
         }
         continuation?.resume(throwing: error)
         Self.cancel(task)
@@ -136,32 +143,37 @@ final class Transfer: Sendable {
 
     // MARK: Delegate callbacks
 
-    /// A redirect to `request` by `response`: followed (the returned request) or refused (nil).
-    /// A refused redirect ends the transfer; URLSession then completes the task with the 3xx.
-    func redirect(to request: URLRequest, by response: HTTPURLResponse) -> URLRequest? {
+    /// A redirect to `request` by `response`: followed (`answer` gets the request) or refused
+    /// (`answer` gets nil, the transfer fails, and URLSession completes the task with the 3xx).
+    /// A transfer that has already failed never answers: its task is cancelled instead.
+    func redirect(
+        to request: URLRequest, by response: HTTPURLResponse, answer: @Sendable (URLRequest?) -> Void
+    ) {
         // The Location itself is checked: FoundationNetworking turns a `file:///path` target into
         // the path on the redirecting server.
         let location = response.value(forHTTPHeaderField: "Location") ?? ""
         let target = URL(string: location, relativeTo: response.url)?.absoluteURL ?? request.url
         let scheme = target?.scheme?.lowercased()
         let source = response.url ?? url
-        let failure: AttemptFailure? = state.withLock { state in
+        let refusal: AttemptFailure? = state.withLock { state in
             guard !state.isFinished else { return nil }
             state.redirects += 1
             state.hopStart = .now
+            var refusal: AttemptFailure?
             if scheme != "http" && scheme != "https" {
-                return .permanent(url, "refused a redirect to \(location): only http and https are loaded")
+                refusal = .permanent(url, "refused a redirect to \(location): only http and https are loaded")
+            } else if let target, let reason = limits.policy.refusal(redirectFrom: source, to: target) {
+                refusal = AttemptFailure(error: .refusedURL(url: target.absoluteString, reason: reason), isRetryable: false)
+            } else if state.redirects > limits.maxRedirects {
+                refusal = .permanent(url, "too many redirects (more than \(limits.maxRedirects))")
             }
-            if let target, let reason = limits.policy.refusal(redirectFrom: source, to: target) {
-                return AttemptFailure(error: .refusedURL(url: target.absoluteString, reason: reason), isRetryable: false)
-            }
-            if state.redirects > limits.maxRedirects {
-                return .permanent(url, "too many redirects (more than \(limits.maxRedirects))")
-            }
-            return nil
+            // Answered under the lock, so that no cancel can come between the check and the answer
+            // (the answer only queues work on URLSession's queue, ahead of any later cancel).
+            state.refusedRedirect = refusal != nil
+            answer(refusal == nil ? request : nil)
+            return refusal
         }
-        if let failure { fail(failure) }
-        return state.withLock { $0.isFinished } ? nil : request
+        if let refusal { fail(refusal) }
     }
 
     /// The final response's headers are in: a status that is not a success, or a
@@ -176,25 +188,20 @@ final class Transfer: Sendable {
         }
         let declared = Int(clamping: response.expectedContentLength)
         let status = response.statusCode
-        let (failure, abandoned): (Error?, URLSessionDataTask?) = state.withLock { state in
-            if state.isFinished {
-                // No redirect can follow a final response: an abandoned task is safe to cancel now,
-                // unless this is the 3xx of a refused redirect, which completes by itself.
-                return (nil, (301...308).contains(status) ? nil : state.task)
-            }
+        let failure: Error? = state.withLock { state in
+            guard !state.isFinished else { return nil }
             state.response = response
             state.headers = headers
             state.lastActivity = .now
             if (status == 304 && isConditional) || (200...299).contains(status) {
                 if status != 304, declared > limits.maxBytes {
-                    return (ImgCacheError.tooLarge(bytes: declared, limit: limits.maxBytes), nil)
+                    return ImgCacheError.tooLarge(bytes: declared, limit: limits.maxBytes)
                 }
-                return (nil, nil)
+                return nil
             }
-            return (AttemptFailure.status(status, url: response.url ?? url, headers: headers), nil)
+            return AttemptFailure.status(status, url: response.url ?? url, headers: headers)
         }
         if let failure { fail(failure) }
-        Self.cancel(abandoned)
     }
 
     /// A piece of the body; the transfer fails as soon as the body passes the byte limit.
