@@ -75,6 +75,29 @@ final class JPEGDecoderTests: XCTestCase {
         XCTAssertFalse(complete.info.isTruncated)
     }
 
+    /// The completeness check reads libjpeg's scan state, which the decoder's final abort frees.
+    /// glibc is told to fill freed memory with 0xA5, so a check made after the abort reads that
+    /// (or faults) and calls a complete progressive file truncated. Downsampling or not, and at
+    /// sizes whose state sits in different heap chunks.
+    func testACompleteProgressiveFileIsJudgedBeforeItsScanStateIsFreed() throws {
+        // glibc's mallopt(M_PERTURB = -6, byte), which Swift's Glibc module does not import.
+        typealias MallocOption = @convention(c) (Int32, Int32) -> Int32
+        let mallopt = unsafeBitCast(try XCTUnwrap(dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt")), to: MallocOption.self)
+        XCTAssertEqual(mallopt(-6, 0xA5), 1)
+        defer { _ = mallopt(-6, 0) }
+        for side in [64, 700] {
+            var pixels = [UInt8]()
+            for y in 0..<side { for x in 0..<side { pixels += [UInt8(x % 256), UInt8(y % 256), 100] } }
+            let progressive = try TestJPEG.encode(rgb: pixels, width: side, height: side, progressive: true)
+            for target in [nil, PixelSize(width: side / 8, height: side / 8)] {
+                let options = DecodingOptions(targetSize: target, acceptsTruncatedData: true)
+                let decoded = try ImageDecoder.decode(.data(progressive), options: options)
+                XCTAssertFalse(decoded.info.isTruncated, "\(side) px, target \(String(describing: target))")
+                XCTAssertEqual(decoded.frames[0].bitmap.size, target ?? PixelSize(width: side, height: side))
+            }
+        }
+    }
+
     func testCompleteFileIsNotFlaggedTruncated() throws {
         let decoded = try ImageDecoder.decode(.data(Self.gradient), options: DecodingOptions(acceptsTruncatedData: true))
         XCTAssertFalse(decoded.info.isTruncated)
