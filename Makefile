@@ -35,7 +35,7 @@ THROUGHPUT_FLAGS ?=
 
 FUZZ_SECONDS ?= 600
 
-.PHONY: all help setup build release test demo fuzz bench bench-throughput bench-compare bench-corpus bench-memory clean
+.PHONY: all help setup build release test demo fuzz bench bench-throughput bench-compare bench-corpus bench-memory bench-limits clean
 
 all: build
 
@@ -50,6 +50,7 @@ help:
 	@echo "make bench-compare setup, release build, imgcache against vipsthumbnail, ImageMagick, Pillow, gifsicle, djpeg (Benchmarks/compare.sh; BENCH_FLAGS=--runs 9)"
 	@echo "make bench-corpus  write the benchmark corpus to \$$IMGCACHE_BENCH_DIR (default \$${TMPDIR:-/tmp}/imgcache-bench)"
 	@echo "make bench-memory  peak-RSS benchmark (Benchmarks/memory.sh; pass options as BENCH_FLAGS=--report-only)"
+	@echo "make bench-limits  peak RSS at the decoding limits against vipsthumbnail, checked against 250 MB (Benchmarks/memory-limits.sh)"
 	@echo "make fuzz          build the libFuzzer harnesses (ASan) and run each for FUZZ_SECONDS (default 600) (Fuzz/run.sh)"
 	@echo "make clean         remove .build and out"
 
@@ -109,6 +110,9 @@ bench-corpus: setup
 
 bench-memory: setup
 	Benchmarks/memory.sh $(BENCH_FLAGS)
+
+bench-limits: setup release
+	Benchmarks/memory-limits.sh --no-build $(BENCH_FLAGS)
 
 # Benchmark runs keep everything they write outside the repository (the corpus folder and TMPDIR).
 bench: bench-corpus release

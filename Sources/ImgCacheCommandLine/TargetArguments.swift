@@ -16,15 +16,15 @@ struct TargetArguments {
           --text-size SIZE    today-compact: xs, s, m, l, xl, xxl or xxxl (default l, 110 pt high)
           --entry WHERE       today-expanded: today-view (default) or notification-center
           --landscape         today-expanded: the landscape height
-          --size WxH          the target in pixels (at most 65535 a side and 25 megapixels, exit 5
-                              over that), or in points when --scale is given
+          --size WxH          the target in pixels (at most 65535 a side and 16,777,216 pixels, as
+                              4096x4096: exit 5 over that), or in points when --scale is given
           --scale N           the screen scale of --size in points, above 0 and at most 16:
                               pixels = round(points x scale)
           --mode MODE         fit, fill or crop; default crop with --widget (the widget's exact
                               pixels), fit otherwise
           --upscale           allow scaling a smaller source up (default: never)
           --max-frames N      most frames kept from an animation, 1 to 10000 (default 50)
-          --budget BYTES      memory the kept frames may take, 0 to 256MB (default 15MB; 1 MB = 2^20 B);
+          --budget BYTES      memory the kept frames may take, 0 to 64MB (default 15MB; 1 MB = 2^20 B);
                               frames kept = min(max frames, budget / (width x height x 4)), at least 1
         """
 
@@ -79,7 +79,7 @@ struct TargetArguments {
         result.maxFrames = try arguments.value("--max-frames", expected: "a whole number from 1 to 10000") {
             Int($0).flatMap { DecodingOptions.frameCounts.contains($0) ? $0 : nil }
         }
-        result.budget = try arguments.value("--budget", expected: "a byte count from 0 to 256MB, such as 15MB") {
+        result.budget = try arguments.value("--budget", expected: "a byte count from 0 to 64MB, such as 15MB") {
             parseByteCount($0).flatMap { DecodingOptions.frameBudgets.contains($0) ? $0 : nil }
         }
         if cacheDirectory {

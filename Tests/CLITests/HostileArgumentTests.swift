@@ -16,7 +16,7 @@ final class HostileArgumentTests: XCTestCase {
             ([badge, "--size", "10x10", "--scale", "0", "-o", "a.png"], 2, "--scale expects"),
             ([badge, "--size", "5000x5000", "--scale", "16", "-o", "a.png"], 2, "at most 65535 a side"),
             ([badge, "--upscale", "--size", "100000x100000", "-o", "b.png"], 2, "at most 65535 a side"),
-            ([badge, "--upscale", "--size", "20000x20000", "-o", "c.png"], 5, "over the limit of 25000000 pixels"),
+            ([badge, "--upscale", "--size", "20000x20000", "-o", "c.png"], 5, "over the limit of 16777216 pixels"),
             ([badge, "--size", "99999999999999999999x9", "-o", "d.png"], 2, "--size expects"),
             ([badge, "--size", "10x10", "--max-frames", "0"], 2, "--max-frames expects"),
             ([badge, "--size", "10x10", "--max-frames", "99999999999"], 2, "--max-frames expects"),

@@ -19,6 +19,8 @@ final class ConfigurationValidationTests: XCTestCase {
     func testPipelineSettingsOutOfRangeAreRefused() {
         assertRefused({ $0.maxConcurrentLoads = 0 }, "downloads at once 0")
         assertRefused({ $0.maxConcurrentDecodes = Int.max }, "decodes at once")
+        assertRefused({ $0.decodingMemoryBytes = 4096 }, "decoding memory 4096")
+        assertRefused({ $0.frameBudgetBytes = 65 << 20 }, "frame budget 68157440")
         assertRefused({ $0.maxFrames = -1 }, "max frames -1")
         assertRefused({ $0.frameBudgetBytes = Int.min }, "frame budget")
         assertRefused({ $0.memoryCacheLimit = -5 }, "memory cache limit -5")

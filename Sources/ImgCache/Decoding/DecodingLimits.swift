@@ -1,5 +1,6 @@
 /// Limits checked from the image headers before anything is allocated (decompression-bomb guard).
-/// Together they keep a decode under about 300 MB whatever the input.
+/// With the default limits and frame budgets, one decode and its encode stay under about 250 MB
+/// of memory whatever the input (measured in `Benchmarks/memory-limits.sh`).
 public struct DecodingLimits: Sendable, Hashable {
     /// Largest width x height of one frame (or of a GIF's canvas). Default 100 megapixels.
     public var maxPixelsPerFrame: Int
@@ -7,16 +8,16 @@ public struct DecodingLimits: Sendable, Hashable {
     /// frame that would pass it (at least one frame is always kept). Default 1 gigapixel.
     public var maxTotalPixels: Int
     /// Largest width x height of the output (the target, or the source or region kept at its own
-    /// size). Default 25 megapixels (100 MB of RGBA).
+    /// size). Default 16 megapixels (4096 x 4096, 64 MiB of RGBA).
     public var maxOutputPixels: Int
     /// Most bytes a decoder holds at the source's resolution: a GIF's canvas (twice, for frames
     /// that restore what was under them), an interlaced PNG (held whole), libjpeg's memory (a
-    /// progressive JPEG's coefficients). Default 256 MiB.
+    /// progressive JPEG's coefficients: 3 bytes a pixel for 4:2:0 colour). Default 128 MiB.
     public var maxWorkingBytes: Int
 
     public init(
-        maxPixelsPerFrame: Int = 100_000_000, maxTotalPixels: Int = 1_000_000_000, maxOutputPixels: Int = 25_000_000,
-        maxWorkingBytes: Int = 256 << 20
+        maxPixelsPerFrame: Int = 100_000_000, maxTotalPixels: Int = 1_000_000_000, maxOutputPixels: Int = 4096 * 4096,
+        maxWorkingBytes: Int = 128 << 20
     ) {
         self.maxPixelsPerFrame = maxPixelsPerFrame
         self.maxTotalPixels = maxTotalPixels
@@ -38,12 +39,19 @@ public struct DecodingLimits: Sendable, Hashable {
         }
     }
 
-    /// Throws `dimensionsOverLimit` when holding `bytesPerPixel` bytes for each pixel of a `size`
-    /// source is over `maxWorkingBytes` (the limit reported in pixels at that rate).
+    /// Throws `dimensionsOverLimit` when holding `bytesPerPixel` for each pixel of a `size` source
+    /// is over `maxWorkingBytes`.
     func checkWorkingMemory(bytesPerPixel: Int, for size: PixelSize) throws {
         let (bytes, overflow) = size.area.multipliedReportingOverflow(by: bytesPerPixel)
-        if overflow || bytes > maxWorkingBytes {
-            throw ImgCacheError.dimensionsOverLimit(width: size.width, height: size.height, limit: maxWorkingBytes / bytesPerPixel)
+        try checkWorkingMemory(bytes: overflow ? Int.max : bytes, for: size)
+    }
+
+    /// Throws `dimensionsOverLimit` when holding `bytes` for a `size` source is over
+    /// `maxWorkingBytes` (the limit reported in pixels, at this source's bytes a pixel).
+    func checkWorkingMemory(bytes: Int, for size: PixelSize) throws {
+        if bytes > maxWorkingBytes {
+            let pixels = Double(maxWorkingBytes) * Double(size.area) / Double(bytes)
+            throw ImgCacheError.dimensionsOverLimit(width: size.width, height: size.height, limit: Int(pixels))
         }
     }
 

@@ -65,14 +65,14 @@ public struct DecodingOptions: Sendable, Hashable {
         }
         if !Self.frameBudgets.contains(frameBudgetBytes) {
             throw ImgCacheError.invalidArgument(
-                "frame budget \(frameBudgetBytes) bytes is not in 0...\(Self.frameBudgets.upperBound) (256 MiB)")
+                "frame budget \(frameBudgetBytes) bytes is not in 0...\(Self.frameBudgets.upperBound) (64 MiB)")
         }
     }
 
     /// The frame limits accepted: 1 to 10,000 frames.
     public static let frameCounts = 1...10_000
-    /// The frame budgets accepted: 0 to 256 MiB.
-    public static let frameBudgets = 0...(256 << 20)
+    /// The frame budgets accepted: 0 to 64 MiB.
+    public static let frameBudgets = 0...(64 << 20)
 
     /// Frames kept when each output frame is `frameSize`: min(maxFrames, budget / (w x h x 4)), at least 1.
     func framesToKeep(frameSize: PixelSize) -> Int {

@@ -59,13 +59,13 @@ enum JPEGDecoder {
     }
 
     /// The orientation to apply, once the stored size is checked against the limits (a
-    /// progressive file's coefficients, 2 bytes a sample, against the working memory) and
+    /// progressive file's coefficients against the working memory) and
     /// libjpeg's own allocations are bounded by the same limit.
     private static func checkedOrientation(_ reader: JPEGReader, _ options: DecodingOptions) throws -> ImageOrientation {
         let stored = reader.storedSize
         try options.limits.check(width: stored.width, height: stored.height, format: .jpeg)
         if reader.isProgressive {
-            try options.limits.checkWorkingMemory(bytesPerPixel: 2 * max(1, reader.componentCount), for: stored)
+            try options.limits.checkWorkingMemory(bytes: reader.coefficientBytes, for: stored)
         }
         reader.limitMemory(to: options.limits.maxWorkingBytes)
         return options.appliesOrientation ? reader.exifOrientation() ?? .up : .up

@@ -41,13 +41,34 @@ final class JPEGReader {
 
     /// True for a progressive file, whose coefficients libjpeg holds whole (2 bytes a sample).
     var isProgressive: Bool { cinfo.pointee.progressive_mode != 0 }
-    /// Colour components in the file (1 gray, 3 YCbCr or RGB, 4 CMYK or YCCK).
-    var componentCount: Int { Int(cinfo.pointee.num_components) }
-
-    /// Lets libjpeg allocate at most `bytes` (its large arrays; it fails beyond them).
-    func limitMemory(to bytes: Int) {
-        imgjpeg_set_limits(decoder, Self.maxScans, min(bytes, Self.maxDecoderMemory))
+    /// Bytes a progressive file's coefficients take, as libjpeg allocates them: for each component,
+    /// its 8x8 blocks (its sampling factors set how many cover the image, rounded up to whole
+    /// MCUs) of 64 two-byte coefficients. About 3 bytes a pixel for 4:2:0 colour, 6 for 4:4:4.
+    var coefficientBytes: Int {
+        let components = UnsafeBufferPointer(start: cinfo.pointee.comp_info, count: Int(cinfo.pointee.num_components))
+        let maxH = max(1, components.map { Int($0.h_samp_factor) }.max() ?? 1)
+        let maxV = max(1, components.map { Int($0.v_samp_factor) }.max() ?? 1)
+        let size = storedSize
+        func blocks(_ pixels: Int, factor: Int, maxFactor: Int) -> Int {
+            let covering = (pixels * factor + 8 * maxFactor - 1) / (8 * maxFactor)
+            return (covering + factor - 1) / factor * factor
+        }
+        return components.reduce(0) { total, component in
+            let h = max(1, Int(component.h_samp_factor)), v = max(1, Int(component.v_samp_factor))
+            return total + blocks(size.width, factor: h, maxFactor: maxH) * blocks(size.height, factor: v, maxFactor: maxV) * 128
+        }
     }
+
+    /// Lets libjpeg's large arrays (a progressive file's coefficients) take at most `bytes`; it
+    /// fails beyond them. Its row buffers and tables, a few MB at most, come on top: they are
+    /// counted against the limit too, so they are given room of their own.
+    func limitMemory(to bytes: Int) {
+        imgjpeg_set_limits(decoder, Self.maxScans, min(bytes + Self.bufferAllowance, Self.maxDecoderMemory))
+    }
+
+    /// Room for libjpeg's allocations besides the coefficients (row buffers of a 65,535-pixel-wide
+    /// image, Huffman and colour tables).
+    private static let bufferAllowance = 16 << 20
 
     /// True when the stored colours are CMYK (libjpeg turns YCCK into CMYK).
     var isCMYK: Bool { cinfo.pointee.jpeg_color_space == JCS_CMYK || cinfo.pointee.jpeg_color_space == JCS_YCCK }

@@ -23,11 +23,19 @@ extension ImagePipeline {
         public var maxConcurrentLoads: Int
         /// Decodes (and encodes) at once. Default: one per core.
         public var maxConcurrentDecodes: Int
+        /// Bytes the decodes running at once may hold together, each estimated from its source's
+        /// header (its pixels at the source's resolution, and its output frames three times over
+        /// for the encoders' copies). A decode waits until its estimate fits beside those running;
+        /// one estimated over the whole runs alone. Default 192 MiB, which lets a decode at the
+        /// default limits (128 MiB at the source's resolution, a 64 MiB output) run alone and
+        /// keeps the process under about 250 MB; 1 MiB to 64 GiB.
+        public var decodingMemoryBytes: Int
         /// Frames kept when a request does not say. Default 50.
         public var maxFrames: Int
         /// Bytes kept frames may take when a request does not say. Default 15 MiB.
         public var frameBudgetBytes: Int
-        /// Pixel limits checked before decoding. Default 100 megapixels a frame, 1 gigapixel in all.
+        /// Pixel and memory limits checked before decoding. Default `DecodingLimits()`: 100 megapixels
+        /// a frame, 1 gigapixel in all, a 4096 x 4096 output, 128 MiB at the source's resolution.
         public var limits: DecodingLimits
         /// Bytes of output frames one decode holds when it renders several targets of one original
         /// at once (`prefetch` with several sizes of a URL); more targets take further passes.
@@ -41,6 +49,7 @@ extension ImagePipeline {
             memoryCacheLimit: Int = 64 << 20,
             maxConcurrentLoads: Int = 8,
             maxConcurrentDecodes: Int = ProcessInfo.processInfo.activeProcessorCount,
+            decodingMemoryBytes: Int = 192 << 20,
             maxFrames: Int = 50,
             frameBudgetBytes: Int = 15 << 20,
             limits: DecodingLimits = DecodingLimits(),
@@ -52,6 +61,7 @@ extension ImagePipeline {
             self.memoryCacheLimit = memoryCacheLimit
             self.maxConcurrentLoads = maxConcurrentLoads
             self.maxConcurrentDecodes = maxConcurrentDecodes
+            self.decodingMemoryBytes = decodingMemoryBytes
             self.maxFrames = maxFrames
             self.frameBudgetBytes = frameBudgetBytes
             self.limits = limits

@@ -21,10 +21,14 @@ extension ImagePipeline {
     /// is removed from the cache.
     func render(_ original: OriginalFetch, _ plans: [Plan], keepsPixels: Bool) async -> VariantResults {
         let work: (encoded: [Encoded], decoding: Double, encoding: Double)
+        let passBudget = configuration.renderPassBudgetBytes
         do {
-            work = try await decodes.run { [blocking, configuration] in
-                try await blocking.run {
-                    try Self.decodeAndEncode(original.source, plans, keepsPixels: keepsPixels, passBudget: configuration.renderPassBudgetBytes)
+            let cost = try await decodeCost(original.source, plans.map(\.options))
+            work = try await decodeMemory.run(cost: cost) { [decodes, blocking] in
+                try await decodes.run {
+                    try await blocking.run {
+                        try Self.decodeAndEncode(original.source, plans, keepsPixels: keepsPixels, passBudget: passBudget)
+                    }
                 }
             }
         } catch {

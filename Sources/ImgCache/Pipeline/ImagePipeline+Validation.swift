@@ -1,7 +1,7 @@
 extension ImagePipeline.Configuration {
     /// Throws `invalidArgument` naming the first setting out of its range: memory cache 0 to 64 GiB;
-    /// 1 to 64 downloads and 1 to 64 decodes at once; 1 to 10,000 frames; a frame budget of 0 to
-    /// 256 MiB; a render pass budget of 1 byte to 16 GiB; positive decoding limits; the loader's and
+    /// 1 to 64 downloads and 1 to 64 decodes at once; decoding memory of 1 MiB to 64 GiB; 1 to
+    /// 10,000 frames; a frame budget of 0 to 64 MiB; a render pass budget of 1 byte to 16 GiB; positive decoding limits; the loader's and
     /// the disk cache's own ranges.
     func validate() throws {
         let gibibyte = 1 << 30
@@ -9,6 +9,7 @@ extension ImagePipeline.Configuration {
             ("memory cache limit", memoryCacheLimit, 0...(64 * gibibyte)),
             ("downloads at once", maxConcurrentLoads, 1...64),
             ("decodes at once", maxConcurrentDecodes, 1...64),
+            ("decoding memory", decodingMemoryBytes, (1 << 20)...(64 * gibibyte)),
             ("max frames", maxFrames, DecodingOptions.frameCounts),
             ("frame budget", frameBudgetBytes, DecodingOptions.frameBudgets),
             ("render pass budget", renderPassBudgetBytes, 1...(16 * gibibyte)),

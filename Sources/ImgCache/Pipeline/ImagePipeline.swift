@@ -20,6 +20,8 @@ public final class ImagePipeline: Sendable {
     let loader: any DataLoading
     let loads: AsyncLimiter
     let decodes: AsyncLimiter
+    /// Bytes the decodes running at once may hold, by the estimate from each source's header.
+    let decodeMemory: AsyncLimiter
     /// Runs the blocking work: one thread per concurrent decode, and two more for cache and file
     /// I/O while decodes keep the others busy.
     let blocking: BlockingPool
@@ -32,8 +34,9 @@ public final class ImagePipeline: Sendable {
         diskCache = try DiskCache(configuration: configuration.diskCache)
         memoryCache = MemoryCache(costLimit: configuration.memoryCacheLimit)
         loader = configuration.dataLoader ?? DataLoader(configuration: configuration.loading)
-        loads = AsyncLimiter(limit: configuration.maxConcurrentLoads)
-        decodes = AsyncLimiter(limit: configuration.maxConcurrentDecodes)
+        loads = AsyncLimiter(capacity: configuration.maxConcurrentLoads)
+        decodes = AsyncLimiter(capacity: configuration.maxConcurrentDecodes)
+        decodeMemory = AsyncLimiter(capacity: configuration.decodingMemoryBytes)
         blocking = BlockingPool(threadCount: configuration.maxConcurrentDecodes + 2, name: "imgcache")
     }
 
@@ -98,8 +101,11 @@ public final class ImagePipeline: Sendable {
         let options = DecodingOptions(
             maxFrames: DecodingOptions.frameCounts.upperBound, frameBudgetBytes: DecodingOptions.frameBudgets.upperBound,
             limits: configuration.limits)
-        return try await decodes.run { [blocking] in
-            try await blocking.run { try ImageDecoder.decode(source, options: options) }
+        let cost = try await decodeCost(source, [options])
+        return try await decodeMemory.run(cost: cost) { [decodes, blocking] in
+            try await decodes.run {
+                try await blocking.run { try ImageDecoder.decode(source, options: options) }
+            }
         }
     }
 

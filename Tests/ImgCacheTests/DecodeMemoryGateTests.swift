@@ -1,0 +1,129 @@
+import Foundation
+import TestSupport
+import XCTest
+@testable import ImgCache
+
+/// The limiter behind the pipeline's concurrency limits and its memory gate, and the gate itself:
+/// decodes whose estimates do not fit together wait for each other.
+final class DecodeMemoryGateTests: XCTestCase {
+    /// Holds pieces of work open until the test lets them finish, recording the order they start.
+    private actor Recorder {
+        var started: [String] = []
+        private var gates: [String: CheckedContinuation<Void, Never>] = [:]
+
+        func begin(_ name: String) async {
+            started.append(name)
+            await withCheckedContinuation { gates[name] = $0 }
+        }
+
+        func finish(_ name: String) {
+            gates.removeValue(forKey: name)?.resume()
+        }
+
+        func isHeld(_ name: String) -> Bool { gates[name] != nil }
+    }
+
+    /// Waits (at most 5 s) until `condition` holds.
+    private func eventually(_ condition: @escaping () async -> Bool, file: StaticString = #filePath, line: UInt = #line) async throws {
+        for _ in 0..<500 {
+            if await condition() { return }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        XCTFail("condition not met within 5 s", file: file, line: line)
+    }
+
+    func testPiecesRunWhileTheirCostsFitAndACostlyOneIsNotOvertaken() async throws {
+        let limiter = AsyncLimiter(capacity: 10)
+        let recorder = Recorder()
+        func start(_ name: String, cost: Int) -> Task<Void, any Error> {
+            Task { try await limiter.run(cost: cost) { await recorder.begin(name) } }
+        }
+        let a = start("a", cost: 6)
+        try await eventually { await recorder.isHeld("a") }
+        let b = start("b", cost: 6) // does not fit beside a
+        try await Task.sleep(for: .milliseconds(50))
+        let c = start("c", cost: 1) // would fit, but b came first
+        try await Task.sleep(for: .milliseconds(50))
+        var started = await recorder.started
+        XCTAssertEqual(started, ["a"])
+        await recorder.finish("a")
+        try await eventually { let b = await recorder.isHeld("b"); let c = await recorder.isHeld("c"); return b && c }
+        started = await recorder.started
+        XCTAssertEqual(started, ["a", "b", "c"])
+        await recorder.finish("b")
+        await recorder.finish("c")
+        for task in [a, b, c] { try await task.value }
+        let peak = await limiter.peak
+        XCTAssertEqual(peak.cost, 7)
+        XCTAssertEqual(peak.pieces, 2)
+    }
+
+    func testACostOverTheCapacityRunsAloneAndACancelledWaiterLeavesTheQueue() async throws {
+        let limiter = AsyncLimiter(capacity: 4)
+        let recorder = Recorder()
+        let huge = Task { try await limiter.run(cost: 1_000) { await recorder.begin("huge") } }
+        try await eventually { await recorder.isHeld("huge") }
+        let cancelled = Task { try await limiter.run(cost: 1) { await recorder.begin("cancelled") } }
+        let next = Task { try await limiter.run(cost: 1) { await recorder.begin("next") } }
+        try await Task.sleep(for: .milliseconds(50))
+        cancelled.cancel()
+        do {
+            try await cancelled.value
+            XCTFail("a cancelled waiter runs nothing")
+        } catch is CancellationError {}
+        await recorder.finish("huge")
+        try await eventually { await recorder.isHeld("next") }
+        await recorder.finish("next")
+        try await huge.value
+        try await next.value
+        let started = await recorder.started
+        XCTAssertEqual(started, ["huge", "next"])
+        let peak = await limiter.peak
+        XCTAssertEqual(peak.cost, 4, "a cost over the capacity takes the whole capacity")
+    }
+
+    func testTheEstimateCountsTheSourceAndThreeTimesTheOutputFrames() {
+        let jpeg = ImageInspection(format: .jpeg, size: PixelSize(width: 4000, height: 3000), orientation: .right)
+        let widget = DecodingOptions(targetSize: PixelSize(width: 300, height: 400), contentMode: .crop)
+        XCTAssertEqual(ImagePipeline.estimatedDecodeMemory(jpeg, targets: [widget], passBudget: 64 << 20),
+                       4000 * 3000 * 4 + 3 * 300 * 400 * 4)
+        // A GIF: its canvas twice; frames by the budget (here 10 of 40,000 bytes, under 1 MB).
+        let gif = ImageInspection(format: .gif, size: PixelSize(width: 500, height: 500))
+        let frames = DecodingOptions(targetSize: PixelSize(width: 100, height: 100), maxFrames: 10, frameBudgetBytes: 1 << 20)
+        XCTAssertEqual(ImagePipeline.estimatedDecodeMemory(gif, targets: [frames], passBudget: 64 << 20),
+                       500 * 500 * 8 + 3 * 10 * 100 * 100 * 4)
+        // Many targets: at most the pass budget beside the largest (1000x1000 fits 750x1000 of the
+        // 3000x4000 picture).
+        let sizes = (1...20).map { DecodingOptions(targetSize: PixelSize(width: 50 * $0, height: 50 * $0)) }
+        XCTAssertEqual(ImagePipeline.estimatedDecodeMemory(jpeg, targets: sizes, passBudget: 1 << 20),
+                       4000 * 3000 * 4 + 3 * (750 * 1000 * 4 + (1 << 20)))
+        // A target over the output limit fails before allocating: it counts nothing.
+        let huge = DecodingOptions(targetSize: PixelSize(width: 60_000, height: 60_000), allowsUpscaling: true)
+        XCTAssertEqual(ImagePipeline.estimatedDecodeMemory(jpeg, targets: [huge], passBudget: 64 << 20), 4000 * 3000 * 4)
+    }
+
+    func testDecodesWhoseEstimatesDoNotFitTogetherRunOneAtATime() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("imgcache-gate-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let loader = CountingLoader()
+        let urls = (0..<4).map { URL(string: "https://example.test/\($0).png")! }
+        for (index, url) in urls.enumerated() {
+            loader.serve(url, .init(data: try PNGEncoder.encode(TestImages.scene(width: 600, height: 600, seed: UInt64(index)))))
+        }
+        func peak(decodingMemory: Int) async throws -> (cost: Int, pieces: Int) {
+            var disk = DiskCache.Configuration(root: root.appendingPathComponent("\(decodingMemory)"))
+            disk.syncWrites = false
+            let pipeline = try ImagePipeline(configuration: ImagePipeline.Configuration(
+                dataLoader: loader, diskCache: disk, maxConcurrentDecodes: 4, decodingMemoryBytes: decodingMemory))
+            let results = await pipeline.prefetch(urls.map { ImageRequest(url: $0, target: .pixels(PixelSize(width: 100, height: 100))) })
+            for result in results { _ = try result.get() }
+            return await pipeline.decodeMemory.peak
+        }
+        // Each estimate is 600 x 600 x 4 + 3 x 100 x 100 x 4 = 1,560,000 bytes.
+        let tight = try await peak(decodingMemory: 2 << 20)
+        XCTAssertEqual(tight.pieces, 1, "two decodes of 1.56 MB do not fit in 2 MiB")
+        XCTAssertEqual(tight.cost, 1_560_000)
+        let roomy = try await peak(decodingMemory: 1 << 30)
+        XCTAssertLessThanOrEqual(roomy.cost, roomy.pieces * 1_560_000)
+    }
+}
