@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer harnesses (AddressSanitizer on, this package's own build folder) and runs
-# each for SECONDS, seeded from the conformance corpus (read in place, never copied) and from
-# inputs this script makes. Prints each harness's executions per second and outcome.
+# Builds the libFuzzer harnesses (release, AddressSanitizer on, this package's own build folder:
+# optimised code keeps Swift's overflow and bounds checks and runs about six times as many inputs
+# a second as a debug build) and runs each for SECONDS, seeded from the conformance corpus (read in
+# place, never copied) and from inputs this script makes. Prints each harness's executions per
+# second and outcome.
 #
 #   Fuzz/run.sh [SECONDS] [HARNESS...]     (default: 600 seconds, every harness)
 #
@@ -41,7 +43,7 @@ seeds() {
 status=0
 for harness in "${harnesses[@]}"; do
   echo "fuzz: building $harness" >&2
-  swift build --product "$harness" "${flags[@]}" >&2 || exit 2
+  swift build -c release --product "$harness" "${flags[@]}" >&2 || exit 2
   dir=$work/$harness
   seeds "$harness" "$dir/seeds"
   mkdir -p "$dir/corpus"
@@ -59,7 +61,7 @@ for harness in "${harnesses[@]}"; do
   log=$dir/run.log
   echo "fuzz: $harness for $seconds s" >&2
   set +e
-  (cd "$dir" && "$OLDPWD/.build/debug/$harness" "${sources[@]}" -max_total_time="$seconds" -timeout=10 \
+  (cd "$dir" && "$OLDPWD/.build/release/$harness" "${sources[@]}" -max_total_time="$seconds" -timeout=10 \
     -rss_limit_mb=2048 -max_len=1048576 -print_final_stats=1 >"$log" 2>&1)
   code=$?
   set -e
