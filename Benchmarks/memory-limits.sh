@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Peak memory (maximum resident set size) of imgcache at its limits: the largest output, the most
 # held at the source's resolution (an interlaced PNG, progressive JPEGs), the largest frame budget,
-# an upscale to the largest output, and a prefetch of two of those files at once (its decodes
-# wait for each other); vipsthumbnail beside it on the same files, taking turns. See
-# Benchmarks/README.md.
+# an upscale to the largest output, a prefetch of two of those files at once (its decodes wait
+# for each other), and a prefetch of 8 downloads of 34 MB at once from a local HTTP server
+# (bodies go to files as they arrive); vipsthumbnail beside it on the same files, taking turns.
+# See Benchmarks/README.md.
 #
 #   Benchmarks/memory-limits.sh [--ceiling-mb MB] [--no-build]
 #
@@ -18,7 +19,7 @@ export LC_ALL=C
 # shellcheck source=Benchmarks/common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
-usage() { sed -n '2,15s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; }
+usage() { sed -n '2,16s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; }
 
 ceiling_mb=250
 build=1
@@ -44,12 +45,14 @@ build_cli "$build"
 inputs=$bench_dir/limits
 mkdir -p "$inputs"
 work=$(mktemp -d "${TMPDIR:-/tmp}/imgcache-limits.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+server_pid=""
+trap '[ -z "$server_pid" ] || kill "$server_pid" 2>/dev/null; rm -rf "$work"' EXIT
 
 # Inputs at the limits, made once: random pixels at the largest output (4096x4096 RGBA), an
 # interlaced PNG of 5790x5790 (134 MB held whole, just under 128 MiB), progressive JPEGs whose
-# coefficients are just under 128 MiB in 4:4:4 and in 4:2:0 colour, and a 4000x4000 GIF of 6 frames.
-if [ ! -s "$inputs/frames-4000.gif" ]; then
+# coefficients are just under 128 MiB in 4:4:4 and in 4:2:0 colour, a 4000x4000 GIF of 6 frames,
+# and a 7000x5000 baseline JPEG of 34 MB to download.
+if [ ! -s "$inputs/baseline-7000.jpg" ]; then
   echo "memory-limits.sh: making the inputs in $inputs" >&2
   "$python" - "$inputs" <<'EOF'
 import os, sys
@@ -59,7 +62,7 @@ def noise(mode, size):
     return Image.frombytes(mode, size, os.urandom(size[0] * size[1] * len(mode)))
 noise("RGBA", (4096, 4096)).save(f"{folder}/noise-4096.png", compress_level=1)
 noise("RGBA", (5790, 5790)).save(f"{folder}/plain-5790.png", compress_level=1)
-for name, size in (("444", (5776, 3860)), ("420", (8000, 5500))):
+for name, size in (("444", (5776, 3860)), ("420", (8000, 5500)), ("baseline", (7000, 5000))):
     with open(f"{folder}/noise-{name}.ppm", "wb") as ppm:
         ppm.write(b"P6\n%d %d\n255\n" % size)
         ppm.write(os.urandom(size[0] * size[1] * 3))
@@ -73,6 +76,7 @@ EOF
   convert "$inputs/plain-5790.png" -interlace PNG -define png:compression-level=1 "$inputs/interlaced-5790.png"
   cjpeg -progressive -sample 1x1 -quality 90 "$inputs/noise-444.ppm" >"$inputs/progressive-444.jpg"
   cjpeg -progressive -sample 2x2 -quality 90 "$inputs/noise-420.ppm" >"$inputs/progressive-420.jpg"
+  cjpeg -quality 92 "$inputs/noise-baseline.ppm" >"$inputs/baseline-7000.jpg"
   rm -f "$inputs/plain-5790.png" "$inputs"/noise-*.ppm
 fi
 
@@ -133,4 +137,17 @@ row "640x640 PNG upscaled to 4096x4096 JPEG" - - -- \
 printf '%s\n' "$inputs/progressive-444.jpg" "$inputs/progressive-420.jpg" >"$work/list"
 row "prefetch of both JPEGs to 4096x4096, $(nproc) decodes at once" - - -- \
   prefetch "$work/list" --size 4096x4096 --cache-dir "$work/cache"
+
+# Python's threading HTTP server on a free port, serving the inputs (a query string is ignored,
+# so each ?n= is a URL of its own for imgcache).
+port=$("$python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+"$python" -m http.server "$port" --bind 127.0.0.1 --directory "$inputs" >"$work/server.log" 2>&1 &
+server_pid=$!
+for _ in $(seq 50); do
+  "$python" -c "import socket; socket.create_connection(('127.0.0.1', $port), 0.2)" 2>/dev/null && break
+  sleep 0.1
+done
+for n in 1 2 3 4 5 6 7 8; do echo "http://127.0.0.1:$port/baseline-7000.jpg?n=$n"; done >"$work/urls"
+row "prefetch of 8 URLs of 34 MB over HTTP to 510x510, 8 downloads at once" - - -- \
+  prefetch "$work/urls" --size 510x510 --cache-dir "$work/cache-http"
 exit "$over"

@@ -48,8 +48,11 @@ final class DecodeMemoryGateTests: XCTestCase {
         XCTAssertEqual(started, ["a"])
         await recorder.finish("a")
         try await eventually { let b = await recorder.isHeld("b"); let c = await recorder.isHeld("c"); return b && c }
+        // b and c are admitted together; which of the two reaches the recorder first is up to the scheduler.
         started = await recorder.started
-        XCTAssertEqual(started, ["a", "b", "c"])
+        XCTAssertEqual(started.first, "a")
+        XCTAssertEqual(Set(started.dropFirst()), ["b", "c"])
+        XCTAssertEqual(started.count, 3)
         await recorder.finish("b")
         await recorder.finish("c")
         for task in [a, b, c] { try await task.value }

@@ -2,7 +2,6 @@
 import Glibc
 #endif
 import Foundation
-import Synchronization
 
 /// The folders of a disk cache and the file work on them: `<root>/data/` holds finished files,
 /// `<root>/tmp/` files being written. Nothing inside the root is followed if it is a symlink.
@@ -22,8 +21,6 @@ struct CacheFolder: Sendable {
 
     /// A temporary file older than this is removed on open even if its writer looks alive.
     static let temporaryMaxAge: TimeInterval = 3600
-
-    private static let sequence = Atomic<Int>(0)
 
     init(root: URL) {
         self.root = root.standardizedFileURL
@@ -54,9 +51,7 @@ struct CacheFolder: Sendable {
     /// Writes `data` to a new file in tmp/ named after this process, flushed to disk when `sync`;
     /// returns its path.
     func writeTemporary(_ data: Data, sync: Bool) throws -> String {
-        let me = ProcessIdentity.current
-        let number = Self.sequence.wrappingAdd(1, ordering: .relaxed).newValue
-        let path = "\(temporaryPath)/\(me.pid)-\(me.startTicks)-\(number).tmp"
+        let path = temporaryPath + "/" + ProcessIdentity.temporaryFileName()
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw Self.ioError(path, "cannot create") }
         var failure: ImgCacheError?
@@ -76,6 +71,14 @@ struct CacheFolder: Sendable {
             throw failure
         }
         return path
+    }
+
+    /// Flushes the temporary file at `path` to disk (it was written by someone else, as a download).
+    func syncTemporary(_ path: String) throws {
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else { throw Self.ioError(path, "cannot open") }
+        defer { close(descriptor) }
+        guard fsync(descriptor) == 0 else { throw Self.ioError(path, "cannot flush") }
     }
 
     /// Renames a finished temporary file to data/`name`, replacing what was there.

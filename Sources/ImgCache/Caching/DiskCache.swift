@@ -126,16 +126,54 @@ public final class DiskCache: Sendable {
         _ data: Data, for key: String, kind: CacheEntry.Kind = .original, format: ImageFormat? = nil,
         contentType: String? = nil, etag: String? = nil, lastModified: String? = nil, expiresAt: Date? = nil
     ) throws -> CacheEntry {
-        guard data.count <= configuration.sizeLimit else {
-            throw ImgCacheError.invalidArgument(
-                "\(data.count) bytes for \(key) is over the cache size limit of \(configuration.sizeLimit) bytes")
+        try checkSize(data.count, for: key)
+        let temporary = try folder.writeTemporary(data, sync: configuration.syncWrites)
+        return try commit(
+            temporary, byteCount: data.count, for: key, kind: kind, format: format, contentType: contentType, etag: etag,
+            lastModified: lastModified, expiresAt: expiresAt)
+    }
+
+    /// Stores the file at `path` (a new file in this cache's tmp/ folder, `byteCount` bytes long)
+    /// for `key` by moving it into place, as `store(_:for:...)` stores bytes; the file is gone
+    /// afterwards, stored or, on failure, removed. For downloads written to a file as they arrived.
+    /// - Throws: `invalidArgument` when the file is not in tmp/ or is over `sizeLimit`; as
+    ///   `store(_:for:...)` otherwise.
+    @discardableResult
+    func store(
+        movingFileAt path: String, byteCount: Int, for key: String, kind: CacheEntry.Kind = .original,
+        contentType: String? = nil, etag: String? = nil, lastModified: String? = nil, expiresAt: Date? = nil
+    ) throws -> CacheEntry {
+        guard (path as NSString).deletingLastPathComponent == folder.temporaryPath else {
+            throw ImgCacheError.invalidArgument("\(path) is not in the cache's tmp/ folder")
         }
+        try checkSize(byteCount, for: key)
+        if configuration.syncWrites { try folder.syncTemporary(path) }
+        return try commit(
+            path, byteCount: byteCount, for: key, kind: kind, format: nil, contentType: contentType, etag: etag,
+            lastModified: lastModified, expiresAt: expiresAt)
+    }
+
+    /// The folder files are moved from by `store(movingFileAt:...)`: this cache's tmp/.
+    var temporaryFolder: URL { URL(fileURLWithPath: folder.temporaryPath, isDirectory: true) }
+
+    private func checkSize(_ byteCount: Int, for key: String) throws {
+        guard byteCount <= configuration.sizeLimit else {
+            throw ImgCacheError.invalidArgument(
+                "\(byteCount) bytes for \(key) is over the cache size limit of \(configuration.sizeLimit) bytes")
+        }
+    }
+
+    /// Moves the finished `temporary` file into place for `key` and commits its row; sweeps when
+    /// the total goes over the limit.
+    private func commit(
+        _ temporary: String, byteCount: Int, for key: String, kind: CacheEntry.Kind, format: ImageFormat?,
+        contentType: String?, etag: String?, lastModified: String?, expiresAt: Date?
+    ) throws -> CacheEntry {
         let name: String
         switch kind {
         case .original: name = CacheKey.fileName(forOriginal: key)
         case .variant: name = CacheKey.fileName(for: key, fileExtension: format?.fileExtension)
         }
-        let temporary = try folder.writeTemporary(data, sync: configuration.syncWrites)
         let (entry, total) = try locked { state, index in
             var renamed = false
             let committed: (CacheEntry, Int)
@@ -145,7 +183,7 @@ public final class DiskCache: Sendable {
                     let now = Date()
                     let entry = CacheEntry(
                         key: key, fileName: name, fileURL: URL(fileURLWithPath: folder.dataFilePath(name)), kind: kind,
-                        byteCount: data.count, contentType: contentType, etag: etag, lastModified: lastModified,
+                        byteCount: byteCount, contentType: contentType, etag: etag, lastModified: lastModified,
                         expiresAt: expiresAt, createdAt: now, lastAccessAt: now)
                     if let previous = try index.entry(for: key), previous.fileName != name {
                         folder.removeDataFile(previous.fileName)

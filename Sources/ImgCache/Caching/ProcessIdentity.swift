@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A process told apart from a later one that reuses its id: the pid plus its start time in clock
 /// ticks since boot (field 22 of `/proc/<pid>/stat`). Processes sharing a cache folder must share a
@@ -12,6 +13,16 @@ struct ProcessIdentity: Hashable, Sendable {
         let pid = getpid()
         return ProcessIdentity(pid: pid, startTicks: status(of: pid)?.startTicks ?? 0)
     }()
+
+    /// A name for a new temporary file, unique in this process and across processes:
+    /// `<pid>-<start ticks>-<number>.tmp`. A cache sweep removes such a file from the cache's tmp/
+    /// once the process that named it has ended.
+    static func temporaryFileName() -> String {
+        let number = temporaryFiles.wrappingAdd(1, ordering: .relaxed).newValue
+        return "\(current.pid)-\(current.startTicks)-\(number).tmp"
+    }
+
+    private static let temporaryFiles = Atomic<Int>(0)
 
     /// True while the process runs: its pid exists, is not a zombie, and started at `startTicks`.
     var isAlive: Bool {

@@ -7,6 +7,15 @@ extension DataLoader {
         /// before the body is read; a body without one is cut off as soon as it passes the limit.
         /// Counted after any `Content-Encoding` is undone.
         public var maxBytes: Int = 50 << 20
+        /// The most bytes of one body held in memory while it arrives: a larger body goes on in a
+        /// file in `spillFolder` (and comes back as `Data` mapped from it), so downloads in flight
+        /// take at most this much memory each. Default 1 MiB; 0 writes every body to a file.
+        public var maxBodyBytesInMemory: Int = 1 << 20
+        /// Where bodies larger than `maxBodyBytesInMemory` are written as they arrive: new files,
+        /// readable by this user only, removed when the response goes (or moved into a cache).
+        /// Default nil: the system's temporary folder. An `ImagePipeline` uses its disk cache's
+        /// tmp/ folder, so a downloaded original is moved into the cache rather than copied.
+        public var spillFolder: URL?
         /// The longest wait, in seconds, from the start of an attempt to the response's headers
         /// (connecting, TLS and the server's first answer). Default 10.
         public var connectTimeout: TimeInterval = 10

@@ -2,11 +2,14 @@ import Foundation
 
 extension DataLoader.Configuration {
     /// Throws `invalidArgument` naming the first setting out of its range: byte limit 1 byte to
-    /// 2 GiB; time-outs finite and from 1 ms to a day; 0 to 20 redirects; a default TTL finite and
+    /// 2 GiB; bytes of a body in memory 0 to 2 GiB; time-outs finite and from 1 ms to a day; 0 to 20 redirects; a default TTL finite and
     /// not negative; the retry policy's own ranges; allowed-host patterns (see `allowedHosts`).
     func validate() throws {
         guard (1...(Int(Int32.max))).contains(maxBytes) else {
             throw ImgCacheError.invalidArgument("download byte limit \(maxBytes) is not in 1...\(Int32.max)")
+        }
+        guard (0...(Int(Int32.max))).contains(maxBodyBytesInMemory) else {
+            throw ImgCacheError.invalidArgument("body bytes in memory \(maxBodyBytesInMemory) is not in 0...\(Int32.max)")
         }
         for (name, seconds) in [("connect", connectTimeout), ("idle", requestTimeout), ("overall", overallTimeout)] {
             guard seconds.isFinite, (0.001...86_400).contains(seconds) else {

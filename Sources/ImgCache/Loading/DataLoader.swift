@@ -84,7 +84,9 @@ public final class DataLoader: DataLoading {
         let limits = Transfer.Limits(
             maxBytes: configuration.maxBytes, maxRedirects: configuration.maxRedirects,
             connectTimeout: configuration.connectTimeout, requestTimeout: configuration.requestTimeout,
-            overallTimeout: configuration.overallTimeout, policy: try policy.get())
+            overallTimeout: configuration.overallTimeout, policy: try policy.get(),
+            bodyMemoryLimit: configuration.maxBodyBytesInMemory,
+            spillFolder: configuration.spillFolder ?? FileManager.default.temporaryDirectory)
         let transfer = Transfer(url: request.url, isConditional: !request.validators.isEmpty, limits: limits, deadline: deadline)
         var urlRequest = URLRequest(url: request.url)
         if let etag = request.validators.etag { urlRequest.setValue(etag, forHTTPHeaderField: "If-None-Match") }
@@ -117,10 +119,12 @@ public final class DataLoader: DataLoading {
     private func response(_ received: Transfer.Received, for request: DataRequest, attempts: Int) -> DataResponse {
         var validators = HTTPValidators(headers: received.headers)
         if received.statusCode == 304 { validators = validators.filled(from: request.validators) }
-        return DataResponse(
+        var response = DataResponse(
             url: received.url, statusCode: received.statusCode, data: received.data,
             contentType: received.headers["content-type"], validators: validators,
             freshness: HTTPFreshness(headers: received.headers, receivedAt: Date(), defaultTTL: configuration.defaultTTL),
             attempts: attempts)
+        response.spilledBody = received.spilled
+        return response
     }
 }

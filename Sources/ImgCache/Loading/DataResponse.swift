@@ -17,6 +17,9 @@ public struct DataResponse: Sendable, Hashable {
     public var freshness: HTTPFreshness
     /// Attempts made, 1 when the first one succeeded.
     public var attempts: Int
+    /// The file `data` is mapped from, when the body was larger than the loader keeps in memory
+    /// (`DataLoader.Configuration.maxBodyBytesInMemory`): a cache can move it into place.
+    var spilledBody: SpilledBody?
 
     public init(
         url: URL, statusCode: Int, data: Data, contentType: String? = nil,

@@ -25,6 +25,9 @@ final class Transfer: Sendable {
         var overallTimeout: TimeInterval
         /// Which redirects may be followed (never https to http; only allowed hosts).
         var policy: URLPolicy
+        /// Bytes of body held in memory; the rest goes to a file in `spillFolder`.
+        var bodyMemoryLimit: Int
+        var spillFolder: URL
     }
 
     /// A finished response: a 2xx with its whole body, or a 304.
@@ -34,6 +37,8 @@ final class Transfer: Sendable {
         /// Header names in lower case.
         var headers: [String: String]
         var data: Data
+        /// The file `data` is mapped from, when the body was too large to keep in memory.
+        var spilled: SpilledBody?
     }
 
     private struct State: ~Copyable {
@@ -41,7 +46,7 @@ final class Transfer: Sendable {
         var continuation: CheckedContinuation<Received, Error>?
         var response: HTTPURLResponse?
         var headers: [String: String] = [:]
-        var data = Data()
+        var body: ResponseBodyBuffer
         var redirects = 0
         /// A redirect was refused: URLSession completes the task with the 3xx by itself.
         var refusedRedirect = false
@@ -70,7 +75,9 @@ final class Transfer: Sendable {
         self.limits = limits
         self.deadline = deadline
         let now = ContinuousClock.now
-        state = Mutex(State(hopStart: now, lastActivity: now))
+        state = Mutex(State(
+            body: ResponseBodyBuffer(memoryLimit: limits.bodyMemoryLimit, folder: limits.spillFolder),
+            hopStart: now, lastActivity: now))
     }
 
     /// Makes the data task (whose delegate must route its callbacks here), starts it, and resumes
@@ -100,7 +107,7 @@ final class Transfer: Sendable {
         let (continuation, task) = state.withLock { state -> (CheckedContinuation<Received, Error>?, URLSessionDataTask?) in
             guard !state.isFinished else { return (nil, nil) }
             state.isFinished = true
-            state.data = Data()
+            state.body.discard()
             if state.continuation == nil { state.earlyFailure = error }
             defer { state.continuation = nil }
             return (state.continuation, state.refusedRedirect ? nil : state.task)
@@ -204,52 +211,74 @@ final class Transfer: Sendable {
         if let failure { fail(failure) }
     }
 
-    /// A piece of the body; the transfer fails as soon as the body passes the byte limit.
+    /// A piece of the body; the transfer fails as soon as the body passes the byte limit (or
+    /// cannot be written to its file).
     func receive(_ data: Data) {
-        let total: Int? = state.withLock { state in
+        let failure: Error? = state.withLock { state in
             guard !state.isFinished, state.response?.statusCode != 304 else { return nil }
             state.lastActivity = .now
-            let total = state.data.count + data.count
-            if total <= limits.maxBytes { state.data.append(data) }
-            return total
+            let total = state.body.count + data.count
+            guard total <= limits.maxBytes else { return ImgCacheError.tooLarge(bytes: total, limit: limits.maxBytes) }
+            do {
+                try state.body.append(data)
+                return nil
+            } catch {
+                return error
+            }
         }
-        if let total, total > limits.maxBytes {
-            fail(ImgCacheError.tooLarge(bytes: total, limit: limits.maxBytes))
-        }
+        if let failure { fail(failure) }
     }
 
     /// The data task ended, with `error` from URLSession or without one. A failure found here
     /// (no response, a body cut short, too long or broken off) is a framing anomaly.
     func complete(_ error: Error?) {
-        typealias Outcome = (Result<Received, AttemptFailure>, CheckedContinuation<Received, Error>?)
+        enum Outcome {
+            case received(Received, CheckedContinuation<Received, Error>?)
+            /// The response was not framed as it said, or URLSession failed it.
+            case framingAnomaly(AttemptFailure)
+            /// The body could not be kept (its file could not be mapped).
+            case failed(Error)
+        }
         let outcome: Outcome? = state.withLock { state in
             guard !state.isFinished else { return nil }
             guard let response = state.response else {
                 let failure = error.map { AttemptFailure.urlSession($0, url: url, timeout: limits.overallTimeout) }
-                return (.failure(failure ?? .connection(url, "no response")), nil)
+                return .framingAnomaly(failure ?? .connection(url, "no response"))
             }
-            let received = Received(
-                url: response.url ?? url, statusCode: response.statusCode,
-                headers: state.headers, data: response.statusCode == 304 ? Data() : state.data)
+            let responseURL = response.url ?? url
+            let isNotModified = response.statusCode == 304
             // A body cut short is reported as such whether or not URLSession noticed (libcurl's
             // "transfer closed with N bytes remaining" comes as an unknown URLError).
-            if let failure = Self.lengthMismatch(received) { return (.failure(failure), nil) }
+            if !isNotModified, let failure = Self.lengthMismatch(state.body.count, state.headers, responseURL) {
+                return .framingAnomaly(failure)
+            }
             if let error {
                 // libcurl's failures in the middle of a body come as unknown URLErrors: retryable.
                 var failure = AttemptFailure.urlSession(error, url: url, timeout: limits.overallTimeout)
                 failure.isRetryable = failure.isRetryable || (error as? URLError)?.code == .unknown
-                return (.failure(failure), nil)
+                return .framingAnomaly(failure)
+            }
+            let body: (data: Data, spilled: SpilledBody?)
+            do {
+                body = isNotModified ? (Data(), nil) : try state.body.finish()
+            } catch {
+                return .failed(error)
             }
             state.isFinished = true
             defer { state.continuation = nil }
-            return (.success(received), state.continuation)
+            let received = Received(
+                url: responseURL, statusCode: response.statusCode, headers: state.headers, data: body.data,
+                spilled: body.spilled)
+            return .received(received, state.continuation)
         }
         switch outcome {
-        case (.success(let received), let continuation)?:
+        case .received(let received, let continuation)?:
             continuation?.resume(returning: received)
-        case (.failure(var failure), _)?:
+        case .framingAnomaly(var failure)?:
             failure.isFramingAnomaly = true
             fail(failure)
+        case .failed(let error)?:
+            fail(error)
         case nil:
             break
         }
@@ -257,15 +286,14 @@ final class Transfer: Sendable {
 
     /// URLSession on Linux can end a body cut short without an error: the byte count is checked
     /// against `Content-Length` here (unless a `Content-Encoding` makes the two differ).
-    private static func lengthMismatch(_ received: Received) -> AttemptFailure? {
-        guard received.statusCode != 304,
-              let header = received.headers["content-length"], let declared = Int(header),
-              (received.headers["content-encoding"] ?? "identity").lowercased() == "identity",
-              received.data.count != declared
+    private static func lengthMismatch(_ count: Int, _ headers: [String: String], _ url: URL) -> AttemptFailure? {
+        guard let header = headers["content-length"], let declared = Int(header),
+              (headers["content-encoding"] ?? "identity").lowercased() == "identity",
+              count != declared
         else { return nil }
-        if received.data.count < declared {
-            return .connection(received.url, "truncated body: \(received.data.count) of \(declared) bytes")
+        if count < declared {
+            return .connection(url, "truncated body: \(count) of \(declared) bytes")
         }
-        return .connection(received.url, "body of \(received.data.count) bytes is longer than its Content-Length \(declared)")
+        return .connection(url, "body of \(count) bytes is longer than its Content-Length \(declared)")
     }
 }

@@ -58,16 +58,26 @@ extension ImagePipeline {
         // as if the server had said no-store.
         let keeps = !response.freshness.isNoStore && response.data.count <= diskCache.configuration.sizeLimit
         let (changed, entry, file) = try await blocking.run { () -> (Bool, CacheEntry?, OpenedFile?) in
-            let changed = try !Self.holds(stored, opened, response.data)
+            let changed = try !Self.holds(stored, opened, response)
             if stored != nil && (changed || !keeps) {
                 // New bytes, or none to keep: variants rendered from the old ones go too.
                 _ = try diskCache.remove(key: key, cascadeVariants: true)
             }
             guard keeps else { return (changed, nil, nil) }
-            let entry = try diskCache.store(
-                response.data, for: key, kind: .original, contentType: response.contentType,
-                etag: response.validators.etag, lastModified: response.validators.lastModified,
-                expiresAt: response.freshness.expires)
+            let entry: CacheEntry
+            if let spilled = response.spilledBody, Self.isFile(spilled.path, in: diskCache.temporaryFolder) {
+                // Written to the cache's tmp/ as it arrived: moved into place, not copied.
+                entry = try diskCache.store(
+                    movingFileAt: spilled.path, byteCount: spilled.byteCount, for: key, contentType: response.contentType,
+                    etag: response.validators.etag, lastModified: response.validators.lastModified,
+                    expiresAt: response.freshness.expires)
+                spilled.handOver()
+            } else {
+                entry = try diskCache.store(
+                    response.data, for: key, kind: .original, contentType: response.contentType,
+                    etag: response.validators.etag, lastModified: response.validators.lastModified,
+                    expiresAt: response.freshness.expires)
+            }
             return (changed, entry, OpenedFile(entry.fileURL))
         }
         guard let entry else {
@@ -79,10 +89,17 @@ extension ImagePipeline {
             outcome: .network, changed: changed)
     }
 
-    /// True when the stored original (`entry`, its file held open) holds exactly `data` (sizes
-    /// compared first); false when there is none.
-    static func holds(_ entry: CacheEntry?, _ file: OpenedFile?, _ data: Data) throws -> Bool {
-        guard let entry, let file, entry.byteCount == data.count else { return false }
-        return try file.read() == data
+    /// True when the stored original (`entry`, its file held open) holds exactly the downloaded
+    /// bytes (sizes compared first; a body written to a file is compared file to file); false when
+    /// there is none.
+    static func holds(_ entry: CacheEntry?, _ file: OpenedFile?, _ response: DataResponse) throws -> Bool {
+        guard let entry, let file, entry.byteCount == response.data.count else { return false }
+        if let spilled = response.spilledBody { return try file.hasSameBytes(asFileAt: spilled.path) }
+        return try file.read() == response.data
+    }
+
+    /// True when `path` names a file directly in `folder`.
+    private static func isFile(_ path: String, in folder: URL) -> Bool {
+        URL(fileURLWithPath: path).deletingLastPathComponent().standardizedFileURL.path == folder.standardizedFileURL.path
     }
 }

@@ -33,7 +33,10 @@ public final class ImagePipeline: Sendable {
         self.configuration = configuration
         diskCache = try DiskCache(configuration: configuration.diskCache)
         memoryCache = MemoryCache(costLimit: configuration.memoryCacheLimit)
-        loader = configuration.dataLoader ?? DataLoader(configuration: configuration.loading)
+        // Large downloads are written to the cache's tmp/ as they arrive, to be moved into place.
+        var loading = configuration.loading
+        if loading.spillFolder == nil { loading.spillFolder = diskCache.temporaryFolder }
+        loader = configuration.dataLoader ?? DataLoader(configuration: loading)
         loads = AsyncLimiter(capacity: configuration.maxConcurrentLoads)
         decodes = AsyncLimiter(capacity: configuration.maxConcurrentDecodes)
         decodeMemory = AsyncLimiter(capacity: configuration.decodingMemoryBytes)

@@ -15,8 +15,28 @@ final class OpenedFile: Sendable {
     /// The file's bytes as a decoder source, readable while this object lives.
     var source: ImageSource { .file(path: "/proc/self/fd/\(handle.fileDescriptor)") }
 
+    private var path: String { "/proc/self/fd/\(handle.fileDescriptor)" }
+
     /// All the file's bytes.
     func read() throws -> Data {
-        try ImagePipeline.readStoredFile(URL(fileURLWithPath: "/proc/self/fd/\(handle.fileDescriptor)"))
+        try ImagePipeline.readStoredFile(URL(fileURLWithPath: path))
+    }
+
+    /// True when the file holds the same bytes as the file at `other`, read a mebibyte at a time
+    /// from each, so that neither is held whole.
+    func hasSameBytes(asFileAt other: String) throws -> Bool {
+        do {
+            let mine = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+            defer { try? mine.close() }
+            let theirs = try FileHandle(forReadingFrom: URL(fileURLWithPath: other))
+            defer { try? theirs.close() }
+            while true {
+                let chunk = try mine.read(upToCount: 1 << 20) ?? Data()
+                guard chunk == (try theirs.read(upToCount: 1 << 20) ?? Data()) else { return false }
+                if chunk.isEmpty { return true }
+            }
+        } catch {
+            throw ImgCacheError.io(path: other, detail: "cannot compare with the stored copy: \(error.localizedDescription)")
+        }
     }
 }
