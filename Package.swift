@@ -21,12 +21,16 @@ let package = Package(
         .systemLibrary(name: "CCrypto", path: "Sources/CCrypto"),
         // PNG output: filtered rows compressed whole by libdeflate (and its CRC-32).
         .systemLibrary(name: "CDeflate", path: "Sources/CDeflate"),
+        // Colour management: ICC profiles to sRGB with Little CMS 2 (liblcms2).
+        .systemLibrary(name: "CLCMS", path: "Sources/CLCMS"),
+        // WebP sources, still (libwebp) and animated (libwebpdemux).
+        .systemLibrary(name: "CWebP", path: "Sources/CWebP"),
         // The overlay's drawing (outlines and text) with cairo, for the CLI only: the ImgCache
         // library never links a drawing library.
         .systemLibrary(name: "CCairo", path: "Sources/CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         .target(
             name: "ImgCache",
-            dependencies: ["CGIF", "CPNG", "CJPEG", "CSQLite", "CCrypto", "CDeflate"],
+            dependencies: ["CGIF", "CPNG", "CJPEG", "CSQLite", "CCrypto", "CDeflate", "CLCMS", "CWebP"],
             path: "Sources/ImgCache"
         ),
         .target(name: "ImgCacheDrawing", dependencies: ["ImgCache", "CCairo"], path: "Sources/ImgCacheDrawing"),

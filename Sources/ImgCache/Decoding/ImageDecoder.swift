@@ -7,7 +7,8 @@ public typealias FrameHandler = (ImageFrame, ImageInfo) throws -> Void
 /// Receives a frame for the target at `target` (an index into the targets of a decode).
 typealias TargetFrameHandler = (_ target: Int, ImageFrame, ImageInfo) throws -> Void
 
-/// Decodes JPEG, PNG and GIF, resampling while decoding to the size `DecodingOptions` asks for.
+/// Decodes every format in `ImageDecoders` (JPEG, PNG, GIF), resampling while decoding to the size
+/// `DecodingOptions` asks for.
 ///
 /// The format is sniffed from the bytes. Only the frames kept are decoded: an animation stops being
 /// read after the last frame the frame limit and budget allow.
@@ -44,8 +45,8 @@ public enum ImageDecoder {
     ///
     /// Targets are decoded together in passes whose output frames (width x height x 4 bytes, times
     /// the frames each keeps) fit `passBudgetBytes` (a target larger than the budget gets a pass of
-    /// its own); within a pass, JPEG decodes once per DCT scale (1/1, 1/2, 1/4, 1/8) and resamples
-    /// every target needing that scale from the same rows, and PNG and GIF decode once.
+    /// its own); within a pass, a source is decoded once (a JPEG once per DCT scale, 1/1, 1/2, 1/4 or
+    /// 1/8, every target needing that scale resampled from the same rows).
     ///
     /// - Parameters:
     ///   - targets: the options of each target; they must share `limits`, `acceptsTruncatedData`
@@ -66,7 +67,7 @@ public enum ImageDecoder {
         }
         let inspection = try inspect(source, countingFrames: false)
         try first.limits.check(width: inspection.size.width, height: inspection.size.height, format: inspection.format)
-        for pass in try passes(targets, sourceSize: inspection.size, isAnimatable: inspection.format == .gif, budget: passBudgetBytes) {
+        for pass in try passes(targets, sourceSize: inspection.size, isAnimatable: try ImageDecoders.decoder(for: inspection.format).canAnimate, budget: passBudgetBytes) {
             var frames = [[ImageFrame]](repeating: [], count: pass.count)
             var infos = [ImageInfo?](repeating: nil, count: pass.count)
             _ = try source.withInput { input in
@@ -110,15 +111,11 @@ public enum ImageDecoder {
         return passes
     }
 
-    /// Decodes the open `input` of `format` for `targets`.
+    /// Decodes the open `input` of `format` for `targets` with the format's registered decoder.
     @discardableResult
     static func decode(
         _ input: SourceInput, format: ImageFormat, targets: [DecodingOptions], onFrame: TargetFrameHandler
     ) throws -> ImageInfo {
-        switch format {
-        case .png: return try PNGDecoder.decode(input, targets: targets, onFrame: onFrame).info
-        case .jpeg: return try JPEGDecoder.decode(input, targets: targets, onFrame: onFrame).last!.info
-        case .gif: return try GIFDecoder.decode(input, targets: targets, onFrame: onFrame)
-        }
+        try ImageDecoders.decoder(for: format).decode(input, for: targets, onFrame: onFrame)
     }
 }

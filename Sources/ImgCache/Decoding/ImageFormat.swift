@@ -1,34 +1,29 @@
-/// The image formats ImgCache reads and writes.
-public enum ImageFormat: String, Sendable, CaseIterable {
-    case jpeg
-    case png
-    case gif
-
+/// An image format ImgCache reads (each has a decoder in `ImageDecoders`) or writes. Formats are
+/// values, so that a new one is a constant of its own folder (`ImageFormat.png` lives in PNG/).
+public struct ImageFormat: Hashable, Sendable, CustomStringConvertible {
+    /// The short lowercase name: "jpeg", "png", "gif", "webp"; in JSON and in variant keys.
+    public let rawValue: String
     /// The usual file extension, without a dot.
-    public var fileExtension: String {
-        switch self {
-        case .jpeg: return "jpg"
-        case .png: return "png"
-        case .gif: return "gif"
-        }
+    public let fileExtension: String
+    /// The MIME type.
+    public let mimeType: String
+
+    init(rawValue: String, fileExtension: String, mimeType: String) {
+        self.rawValue = rawValue
+        self.fileExtension = fileExtension
+        self.mimeType = mimeType
     }
 
-    /// The MIME type.
-    public var mimeType: String { "image/\(rawValue)" }
+    public var description: String { rawValue }
 
-    /// Number of leading bytes `sniff` looks at.
-    static let signatureLength = 8
+    /// Number of leading bytes `sniff` looks at: enough for every registered signature.
+    static let signatureLength = 16
 
-    /// Detects the format from magic bytes alone (never from a file name or a Content-Type):
-    /// JPEG `FF D8 FF`, PNG `89 50 4E 47 0D 0A 1A 0A`, GIF `GIF87a` or `GIF89a`.
+    /// Detects the format from magic bytes alone (never from a file name or a Content-Type),
+    /// asking each registered decoder whether it recognises `prefix`.
+    /// - Throws: `unsupportedFormat` naming the formats read, and the first bytes seen.
     public static func sniff<Bytes: Collection>(_ prefix: Bytes) throws -> ImageFormat
     where Bytes.Element == UInt8 {
-        let bytes = Array(prefix.prefix(signatureLength))
-        if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return .jpeg }
-        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
-        if bytes.starts(with: Array("GIF87a".utf8)) || bytes.starts(with: Array("GIF89a".utf8)) { return .gif }
-        if bytes.isEmpty { throw ImgCacheError.unsupportedFormat(detail: "empty input") }
-        let hex = bytes.prefix(4).map { String($0, radix: 16, uppercase: true) }.joined(separator: " ")
-        throw ImgCacheError.unsupportedFormat(detail: "not JPEG, PNG or GIF (starts with \(hex))")
+        try ImageDecoders.decoder(forPrefix: Array(prefix.prefix(signatureLength))).format
     }
 }

@@ -32,25 +32,7 @@ extension ImageDecoder {
     /// `inspect`, where a GIF's frames are counted (reading the whole file) only when
     /// `countingFrames`; otherwise its frame count is 1 and its loop count nil.
     static func inspect(_ source: ImageSource, countingFrames: Bool) throws -> ImageInspection {
-        let format = try source.sniffFormat()
-        return try source.withInput { input in
-            switch format {
-            case .jpeg:
-                let reader = try JPEGReader(input)
-                try reader.readHeader()
-                let orientation = reader.exifOrientation() ?? .up
-                let size = reader.storedSize
-                return ImageInspection(
-                    format: .jpeg, size: orientation.swapsAxes ? size.transposed : size, orientation: orientation)
-            case .png:
-                let header = try PNGReader(input).readHeader()
-                return ImageInspection(format: .png, size: PixelSize(width: Int(header.width), height: Int(header.height)))
-            case .gif where !countingFrames:
-                return ImageInspection(format: .gif, size: try GIFReader(input).canvasSize)
-            case .gif:
-                let gif = try GIFDecoder.inspect(input)
-                return ImageInspection(format: .gif, size: gif.canvas, frameCount: gif.frameCount, loopCount: gif.loopCount)
-            }
-        }
+        let decoder = try ImageDecoders.decoder(for: source.sniffFormat())
+        return try source.withInput { try decoder.inspect($0, countingFrames: countingFrames) }
     }
 }

@@ -85,8 +85,8 @@ final class LoaderSessions: Sendable {
         session.timeoutIntervalForResource = backstop
         var headers = [
             "User-Agent": configuration.userAgent,
-            // What the decoders read; CDNs that negotiate formats would otherwise send WebP or AVIF.
-            "Accept": "image/jpeg, image/png, image/gif, */*;q=0.1",
+            // What the decoders read, so that CDNs that negotiate formats send nothing else.
+            "Accept": (ImageDecoders.mimeTypes + ["*/*;q=0.1"]).joined(separator: ", "),
         ]
         // A session of its own already gives the attempt a fresh connection; this lets the server
         // close it at once too.
