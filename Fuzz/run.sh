@@ -20,7 +20,7 @@ harnesses=("$@")
 [ ${#harnesses[@]} -gt 0 ] || harnesses=(DecodeFuzzer EncodeFuzzer HTTPHeaderFuzzer CommandLineFuzzer)
 corpus=${IMGCACHE_CORPUS:-../../shared/corpus}
 work=${FUZZ_WORK:-${TMPDIR:-/tmp}/imgcache-fuzz}
-flags=(-Xswiftc "-sanitize=fuzzer,address" -Xswiftc -parse-as-library -Xcc "-fsanitize=fuzzer-no-link,address"
+flags=(-Xswiftc "-sanitize=fuzzer,address" -Xswiftc -parse-as-library -Xswiftc -enable-testing -Xcc "-fsanitize=fuzzer-no-link,address"
   -Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld)
 
 # seeds HARNESS DIR: inputs the harness starts from besides the corpus, written into DIR.
