@@ -33,6 +33,13 @@ final class SpilledBody: Sendable, Hashable {
         isHandedOver.store(true, ordering: .relaxed)
     }
 
+    /// Removes the file now rather than when the last reference goes (a task's result can keep a
+    /// response alive a while); `Data` already mapped from it stays readable.
+    func removeFile() {
+        guard !isHandedOver.exchange(true, ordering: .relaxed) else { return }
+        try? FileManager.default.removeItem(atPath: path)
+    }
+
     static func == (lhs: SpilledBody, rhs: SpilledBody) -> Bool { lhs.path == rhs.path }
     func hash(into hasher: inout Hasher) { hasher.combine(path) }
 }

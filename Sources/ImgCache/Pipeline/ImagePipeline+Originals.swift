@@ -40,6 +40,9 @@ extension ImagePipeline {
         let validators = HTTPValidators(etag: stored?.etag, lastModified: stored?.lastModified)
         let loader = self.loader
         let response = try await loads.run { try await loader.load(DataRequest(url: url, validators: validators)) }
+        // A body in a file not moved into the cache goes when this fetch ends (its mapped bytes
+        // stay readable), not whenever the last reference to the response does.
+        defer { response.spilledBody?.removeFile() }
         if response.isNotModified {
             guard let stored else {
                 throw ImgCacheError.network(url: key, detail: "304 Not Modified to a request without validators")
