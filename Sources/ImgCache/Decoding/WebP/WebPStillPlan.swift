@@ -1,6 +1,10 @@
-/// How libwebp is asked to decode a still for some targets: the region it crops first (whole
-/// pixels around every target's region, left and top even as libwebp wants them), the size it
+/// How libwebp is asked to decode a still for some targets: the region it crops first, the size it
 /// scales that region to, and each target's geometry in the pixels of that region.
+///
+/// The crop holds every target's region in whole pixels, with `margin` more on each side (within
+/// the source) and its left and top even, as libwebp wants them: libwebp mirrors the chroma at the
+/// edges of a crop, and the margin keeps that away from the pixels kept, which then equal those of
+/// a full decode.
 ///
 /// The scale mirrors JPEG's DCT scaling: the decoded region keeps at least `oversampling` (2)
 /// decoded pixels per output pixel on each axis for the target that needs the most, and the area
@@ -14,11 +18,15 @@ struct WebPStillPlan: Equatable {
     /// Each target's geometry, with the crop as its source.
     var geometries: [ResizeGeometry]
 
+    /// Source pixels decoded around the targets' regions.
+    static let margin = 2
+
     init(source: PixelSize, geometries: [ResizeGeometry], oversampling: Double = 2) {
-        let left = geometries.map { Int($0.sourceX.rounded(.down)) }.min()! & ~1
-        let top = geometries.map { Int($0.sourceY.rounded(.down)) }.min()! & ~1
-        let right = min(source.width, geometries.map { Int(($0.sourceX + $0.sourceWidth).rounded(.up)) }.max()!)
-        let bottom = min(source.height, geometries.map { Int(($0.sourceY + $0.sourceHeight).rounded(.up)) }.max()!)
+        let margin = Self.margin
+        let left = max(0, geometries.map { Int($0.sourceX.rounded(.down)) }.min()! - margin) & ~1
+        let top = max(0, geometries.map { Int($0.sourceY.rounded(.down)) }.min()! - margin) & ~1
+        let right = min(source.width, geometries.map { Int(($0.sourceX + $0.sourceWidth).rounded(.up)) }.max()! + margin)
+        let bottom = min(source.height, geometries.map { Int(($0.sourceY + $0.sourceHeight).rounded(.up)) }.max()! + margin)
         let crop = PixelRect(x: left, y: top, width: right - left, height: bottom - top)
         let fraction = geometries.map { min(1, oversampling / $0.reductionFactor) }.max()!
         self.crop = crop
