@@ -38,9 +38,12 @@ final class WebPHostileFileTests: XCTestCase {
         let bench = try WebPWorkbench()
         let still = try file(bench, ["-lossless"])
         assertCorrupt(Self.withRIFFSize(still, 100), "invalid bitstream or RIFF container while reading the headers")
-        // A still whose image data is whole decodes whatever the RIFF size claims beyond it.
+        // A RIFF size beyond the data is a truncated file, as for dwebp; accepting truncated data,
+        // the image data being whole, the image is whole.
         let longer = Self.withRIFFSize(still, UInt32(still.count + 1000))
-        XCTAssertEqual(try ImageDecoder.decode(.data(longer)), try ImageDecoder.decode(.data(still)))
+        assertCorrupt(longer, "data ends before the image does (truncated file)")
+        let accepting = DecodingOptions(acceptsTruncatedData: true)
+        XCTAssertEqual(try ImageDecoder.decode(.data(longer), options: accepting), try ImageDecoder.decode(.data(still)))
         assertCorrupt(Self.withRIFFSize(still, 0xFFFF_FFFF))
         let animation = try animation(bench)
         assertCorrupt(Self.withRIFFSize(animation, UInt32(animation.count + 1000)))
@@ -111,6 +114,11 @@ final class WebPHostileFileTests: XCTestCase {
             assertCorrupt(Data("RIFF".utf8) + [UInt8(4 + length), 0, 0, 0] + Data("WEBP".utf8) + garbage)
         }
         assertCorrupt(Data("RIFF\u{10}\0\0\0WEBPVP8X".utf8) + [10, 0, 0, 0])
+        // An animation's headers (VP8X, ANIM) with no frame.
+        let vp8x: [UInt8] = Array("VP8X".utf8) + [10, 0, 0, 0, 0x02, 0, 0, 0, 99, 0, 0, 99, 0, 0]
+        let anim: [UInt8] = Array("ANIM".utf8) + [6, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+        let body = Array("WEBP".utf8) + vp8x + anim
+        assertCorrupt(Data("RIFF".utf8) + [UInt8(body.count), 0, 0, 0] + body, "malformed or truncated RIFF container (chunks cannot be parsed)")
     }
 
     /// Cuts and flipped bytes anywhere in a still and an animation: a decode or a typed error.
