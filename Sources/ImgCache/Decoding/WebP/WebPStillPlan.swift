@@ -3,8 +3,8 @@
 ///
 /// The crop holds every target's region in whole pixels, with `margin` more on each side (within
 /// the source) and its left and top even, as libwebp wants them: libwebp mirrors the chroma at the
-/// edges of a crop, and the margin keeps that away from the pixels kept, which then equal those of
-/// a full decode.
+/// edges of a crop, and the margin keeps that away from the pixels kept. A lossless crop equals
+/// the full decode; a lossy one is libwebp's (as `dwebp -crop`), within a few levels of it.
 ///
 /// The scale mirrors JPEG's DCT scaling: the decoded region keeps at least `oversampling` (2)
 /// decoded pixels per output pixel on each axis for the target that needs the most, and the area
