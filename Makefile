@@ -35,7 +35,7 @@ THROUGHPUT_FLAGS ?=
 
 FUZZ_SECONDS ?= 600
 
-.PHONY: all help setup build release test demo fuzz bench bench-throughput bench-compare bench-corpus bench-memory bench-limits clean
+.PHONY: all help setup build release test demo fuzz bench bench-throughput bench-compare bench-corpus bench-memory bench-limits bench-webp clean
 
 all: build
 
@@ -51,6 +51,7 @@ help:
 	@echo "make bench-corpus  write the benchmark corpus to \$$IMGCACHE_BENCH_DIR (default \$${TMPDIR:-/tmp}/imgcache-bench)"
 	@echo "make bench-memory  peak-RSS benchmark (Benchmarks/memory.sh; pass options as BENCH_FLAGS=--report-only)"
 	@echo "make bench-limits  peak RSS at the decoding limits against vipsthumbnail, checked against 250 MB (Benchmarks/memory-limits.sh)"
+	@echo "make bench-webp    setup, release build, a 24 MP WebP to 1014x474 JPEG against vipsthumbnail, Pillow and dwebp with hyperfine (Benchmarks/webp.sh; BENCH_FLAGS=\"--rounds 3 --runs 5\")"
 	@echo "make fuzz          build the libFuzzer harnesses (ASan) and run each for FUZZ_SECONDS (default 600) (Fuzz/run.sh)"
 	@echo "make clean         remove .build and out"
 
@@ -113,6 +114,9 @@ bench-memory: setup
 
 bench-limits: setup release
 	Benchmarks/memory-limits.sh --no-build $(BENCH_FLAGS)
+
+bench-webp: setup release
+	Benchmarks/webp.sh --no-build $(BENCH_FLAGS)
 
 # Benchmark runs keep everything they write outside the repository (the corpus folder and TMPDIR).
 bench: bench-corpus release

@@ -16,6 +16,30 @@ final class DecodeCommandTests: XCTestCase {
         XCTAssertEqual(written.size, PixelSize(width: 711, height: 474))
     }
 
+    func testAWebPIsInspectedAndDecodedLikeTheOtherFormats() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/cwebp") else {
+            throw XCTSkip("/usr/bin/cwebp is missing (apt-get install webp, or make setup)")
+        }
+        let folder = try CLIRunner.temporaryFolder()
+        let webp = folder.appendingPathComponent("harbour.webp").path
+        let cwebp = Process()
+        cwebp.executableURL = URL(fileURLWithPath: "/usr/bin/cwebp")
+        cwebp.arguments = ["-quiet", "-q", "80", CLIRunner.media.appendingPathComponent("harbour.jpg").path, "-o", webp]
+        try cwebp.run()
+        cwebp.waitUntilExit()
+        XCTAssertEqual(cwebp.terminationStatus, 0)
+
+        let info = try CLIRunner.run(["info", webp])
+        XCTAssertEqual(info.status, 0, info.errors)
+        XCTAssertTrue(info.output.contains("format:      WEBP"), info.output)
+        XCTAssertTrue(info.output.contains("size:        3000x2000 pixels"), info.output)
+        let decode = try CLIRunner.run(["decode", webp, "--size", "1014x474", "-o", "harbour.jpg"], in: folder)
+        XCTAssertEqual(decode.status, 0, decode.errors)
+        XCTAssertTrue(decode.output.contains("711x474 JPEG, 1 frame"), decode.output)
+        XCTAssertEqual(try ImageDecoder.decode(.file(path: folder.appendingPathComponent("harbour.jpg").path)).size,
+                       PixelSize(width: 711, height: 474))
+    }
+
     func testCropModeWritesExactlyTheTargetAsJPEG() throws {
         let folder = try CLIRunner.temporaryFolder()
         let result = try CLIRunner.run([

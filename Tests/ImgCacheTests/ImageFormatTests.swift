@@ -10,11 +10,14 @@ final class ImageFormatTests: XCTestCase {
         XCTAssertEqual(try ImageFormat.sniff(Array("GIF87a".utf8)), .gif)
         XCTAssertThrowsError(try ImageFormat.sniff(Array("GIF88a".utf8)))
         XCTAssertThrowsError(try ImageFormat.sniff([0x89, 0x50, 0x4E, 0x47])) // a cut PNG signature
+        XCTAssertEqual(try ImageFormat.sniff(Array("RIFF".utf8) + [0, 0, 0, 0] + Array("WEBPVP8 ".utf8)), .webp)
+        XCTAssertThrowsError(try ImageFormat.sniff(Array("RIFF".utf8) + [0, 0, 0, 0] + Array("WAVEfmt ".utf8)))
+        XCTAssertThrowsError(try ImageFormat.sniff(Array("RIFF\0\0\0\0WEB".utf8))) // a cut WebP signature
         XCTAssertThrowsError(try ImageFormat.sniff([UInt8]())) {
             XCTAssertEqual($0 as? ImgCacheError, .unsupportedFormat(detail: "empty input"))
         }
         XCTAssertThrowsError(try ImageFormat.sniff(Array("<html>".utf8))) {
-            XCTAssertEqual($0 as? ImgCacheError, .unsupportedFormat(detail: "not JPEG, PNG or GIF (starts with 3C 68 74 6D)"))
+            XCTAssertEqual($0 as? ImgCacheError, .unsupportedFormat(detail: "not JPEG, PNG, GIF or WEBP (starts with 3C 68 74 6D)"))
         }
     }
 

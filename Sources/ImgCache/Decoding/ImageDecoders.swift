@@ -1,7 +1,7 @@
 /// The registered decoders, one per format read. Adding a format is adding its decoder here.
 enum ImageDecoders {
     /// Every decoder, in the order signatures are tried.
-    static let all: [any ImageDecoding.Type] = [JPEGDecoder.self, PNGDecoder.self, GIFDecoder.self]
+    static let all: [any ImageDecoding.Type] = [JPEGDecoder.self, PNGDecoder.self, GIFDecoder.self, WebPDecoder.self]
 
     /// The decoder of `format`.
     /// - Throws: `unsupportedFormat` for a format nothing here reads (an output-only format).
