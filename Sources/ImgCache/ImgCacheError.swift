@@ -1,6 +1,6 @@
 /// The one error type of ImgCache: a case for every failure a caller can act on.
 public enum ImgCacheError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The bytes are not a JPEG, PNG or GIF (decided from magic bytes only).
+    /// The bytes are in no format a registered decoder reads (decided from magic bytes only).
     case unsupportedFormat(detail: String)
     /// The bytes start like `format` but cannot be decoded; `detail` says why.
     case corruptImage(format: ImageFormat, detail: String)

@@ -11,7 +11,7 @@ enum DecodeCommand: Command {
     static let help = """
         Usage: imgcache decode FILE --size WxH [options]
 
-        Decodes FILE (JPEG, PNG or GIF, told apart by its bytes), downsampling while decoding to
+        Decodes FILE (JPEG, PNG, GIF or WebP, told apart by its bytes), downsampling while decoding to
         the target size, and writes the result. Prints the output path and what it holds.
         A target is required: --size, or --device with --widget.
 

@@ -18,6 +18,14 @@ final class DataLoaderStatusTests: FaultServerTestCase {
         XCTAssertLessThan(elapsed, 2)
     }
 
+    func testTheAcceptHeaderNamesEveryFormatReadAndNothingElseFirst() async throws {
+        let (response, _) = try await load("/headers", with: loader())
+        let lines = String(decoding: response.data, as: UTF8.self).split(separator: "\n")
+        XCTAssertTrue(
+            lines.contains("Accept: image/jpeg, image/png, image/gif, image/webp, */*;q=0.1"),
+            lines.joined(separator: "\n"))
+    }
+
     func test404FailsWithItsStatusAfterOneAttempt() async throws {
         let (error, elapsed) = await failure("/404", with: loader())
         XCTAssertEqual(error, .httpStatus(code: 404, url: server.url("/404").absoluteString))

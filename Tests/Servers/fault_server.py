@@ -128,6 +128,11 @@ class Handler(BaseHTTPRequestHandler):
                 return self.answer(200, f.read())
         self.answer(404, b"not found")
 
+    def route_headers(self, path, query, n):
+        """The request's headers, one "name: value" line each."""
+        body = "".join("%s: %s\n" % (name, value) for name, value in self.headers.items()).encode()
+        self.answer(200, body, [("Content-Type", "text/plain")])
+
     def route_404(self, path, query, n):
         self.answer(404, b"not found")
 

@@ -19,11 +19,11 @@ public struct ImageFrame: Sendable, Equatable {
 /// What a decode found out about the source, known once the first frame is read.
 public struct ImageInfo: Sendable, Equatable {
     public var format: ImageFormat
-    /// Size of the source as displayed (after EXIF orientation), or of a GIF's canvas.
+    /// Size of the source as displayed (after EXIF orientation), or of an animation's canvas.
     public var sourceSize: PixelSize
     /// Orientation applied to the stored pixels (`.up` when none or not applied).
     public var orientation: ImageOrientation
-    /// NETSCAPE2.0 loop count of a GIF: 0 loops forever, nil when the file has none (play once).
+    /// Loop count of an animation (GIF NETSCAPE2.0, WebP ANIM): 0 loops forever, nil when the file has none (play once).
     public var loopCount: Int?
     /// True when the data ended before the image did and the decode went on with what it had.
     public var isTruncated: Bool

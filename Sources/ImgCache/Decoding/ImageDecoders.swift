@@ -21,7 +21,7 @@ enum ImageDecoders {
         throw ImgCacheError.unsupportedFormat(detail: "not \(readableFormatNames) (starts with \(hex))")
     }
 
-    /// "JPEG, PNG or GIF": the formats read, for messages.
+    /// "JPEG, PNG, GIF or WEBP": the formats read, for messages.
     static var readableFormatNames: String {
         let names = all.map { $0.format.rawValue.uppercased() }
         return names.count < 2 ? names.joined() : names.dropLast().joined(separator: ", ") + " or " + names.last!

@@ -1,13 +1,13 @@
 /// What an image's headers say, read without decoding any pixels.
 public struct ImageInspection: Sendable, Equatable {
     public var format: ImageFormat
-    /// Pixel size as displayed (after EXIF orientation), or a GIF's canvas.
+    /// Pixel size as displayed (after EXIF orientation), or an animation's canvas.
     public var size: PixelSize
     /// The EXIF orientation stored in a JPEG (`.up` when none).
     public var orientation: ImageOrientation
-    /// Frames in the file: every image of a GIF (counted without decoding them), 1 otherwise.
+    /// Frames in the file: every image of a GIF or animated WebP (counted without decoding them), 1 otherwise.
     public var frameCount: Int
-    /// NETSCAPE2.0 loop count of a GIF: 0 loops forever, nil when the file has none.
+    /// Loop count of an animation (GIF NETSCAPE2.0, WebP ANIM): 0 loops forever, nil when the file has none.
     public var loopCount: Int?
 
     public init(
@@ -23,13 +23,13 @@ public struct ImageInspection: Sendable, Equatable {
 }
 
 extension ImageDecoder {
-    /// Reads the headers of `source`: format, size, orientation, and for a GIF the number of
+    /// Reads the headers of `source`: format, size, orientation, and for an animation the number of
     /// frames and the loop count. Pixels are not decoded.
     public static func inspect(_ source: ImageSource) throws -> ImageInspection {
         try inspect(source, countingFrames: true)
     }
 
-    /// `inspect`, where a GIF's frames are counted (reading the whole file) only when
+    /// `inspect`, where an animation's frames are counted (reading the whole file) only when
     /// `countingFrames`; otherwise its frame count is 1 and its loop count nil.
     static func inspect(_ source: ImageSource, countingFrames: Bool) throws -> ImageInspection {
         let decoder = try ImageDecoders.decoder(for: source.sniffFormat())
