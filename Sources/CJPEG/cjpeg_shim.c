@@ -127,6 +127,8 @@ int imgjpeg_use_file(imgjpeg_decoder *decoder, FILE *file) {
 int imgjpeg_read_header(imgjpeg_decoder *decoder) {
     if (setjmp(decoder->errors.jump)) return -1;
     jpeg_save_markers(&decoder->cinfo, JPEG_APP0 + 1, 0xFFFF);
+    /* APP2 holds ICC_PROFILE chunks (reassembled by the caller). */
+    jpeg_save_markers(&decoder->cinfo, JPEG_APP0 + 2, 0xFFFF);
     if (jpeg_read_header(&decoder->cinfo, TRUE) != JPEG_HEADER_OK) {
         snprintf(decoder->errors.message, sizeof decoder->errors.message, "no image in the data");
         return -1;

@@ -9,22 +9,25 @@ public struct ImageInspection: Sendable, Equatable {
     public var frameCount: Int
     /// NETSCAPE2.0 loop count of a GIF: 0 loops forever, nil when the file has none.
     public var loopCount: Int?
+    /// The colour profile the headers carry (JPEG APP2, PNG iCCP, sRGB, gAMA and cHRM). Default `.none`.
+    public var colorProfile: SourceColorProfile
 
     public init(
         format: ImageFormat, size: PixelSize, orientation: ImageOrientation = .up, frameCount: Int = 1,
-        loopCount: Int? = nil
+        loopCount: Int? = nil, colorProfile: SourceColorProfile = .none
     ) {
         self.format = format
         self.size = size
         self.orientation = orientation
         self.frameCount = frameCount
         self.loopCount = loopCount
+        self.colorProfile = colorProfile
     }
 }
 
 extension ImageDecoder {
-    /// Reads the headers of `source`: format, size, orientation, and for a GIF the number of
-    /// frames and the loop count. Pixels are not decoded.
+    /// Reads the headers of `source`: format, size, orientation, colour profile, and for a GIF the
+    /// number of frames and the loop count. Pixels are not decoded.
     public static func inspect(_ source: ImageSource) throws -> ImageInspection {
         try inspect(source, countingFrames: true)
     }
