@@ -13,7 +13,7 @@ final class ColorConversionTests: XCTestCase {
     }
 
     func testDisplayP3AndAdobeRGBFilesConvertLikeImageCms() throws {
-        let folder = try ColorFixtures.folder()
+        let folder = try ColorFixtures.folder(for: self)
         let pixels = ColorFixtures.saturatedRGB(width: width, height: height)
         for (name, icc) in [("Display P3", ColorFixtures.displayP3), ("Adobe RGB (1998)", ColorFixtures.adobeRGB)] {
             for fileExtension in ["jpg", "png"] {
@@ -34,7 +34,7 @@ final class ColorConversionTests: XCTestCase {
     /// Rows are converted before they are resampled: on slowly changing pixels that is close to
     /// converting the resampled image.
     func testConversionAppliesWhenDecodingToATarget() throws {
-        let folder = try ColorFixtures.folder()
+        let folder = try ColorFixtures.folder(for: self)
         let (sourceWidth, sourceHeight) = (256, 192)
         let pixels = ColorFixtures.smoothRGB(width: sourceWidth, height: sourceHeight)
         let target = PixelSize(width: 64, height: 48)
@@ -51,7 +51,7 @@ final class ColorConversionTests: XCTestCase {
 
     /// Untagged files and sRGB-tagged ones are decoded byte for byte as before colour management.
     func testUntaggedAndSRGBFilesAreUnchanged() throws {
-        let folder = try ColorFixtures.folder()
+        let folder = try ColorFixtures.folder(for: self)
         let pixels = ColorFixtures.saturatedRGB(width: width, height: height)
         for fileExtension in ["jpg", "png"] {
             for (name, icc) in [("untagged", nil), ("srgb", ColorFixtures.sRGB)] as [(String, [UInt8]?)] {
@@ -68,7 +68,7 @@ final class ColorConversionTests: XCTestCase {
     }
 
     func testGreyscaleJPEGWithAGreyProfileConvertsLikeImageCms() throws {
-        let folder = try ColorFixtures.folder()
+        let folder = try ColorFixtures.folder(for: self)
         let grey = (0..<(width * height)).map { UInt8(($0 * 7) % 256) }
         let path = try ColorFixtures.encode(grey, width: width, height: height, mode: "L", icc: ColorFixtures.grayGamma18, as: "grey.jpg", in: folder)
         let stored = try decode(path, .ignore).frames[0].bitmap.pixels.enumerated().compactMap { $0.offset % 4 == 0 ? $0.element : nil }
@@ -82,7 +82,7 @@ final class ColorConversionTests: XCTestCase {
     /// ImageCms converts the CMYK Pillow decodes; without a profile the plain formula stays.
     func testCMYKJPEGWithACMYKProfileConvertsLikeImageCms() throws {
         guard let cmyk = ColorFixtures.ghostscriptCMYK else { throw XCTSkip("libgs-common's default_cmyk.icc is not installed") }
-        let folder = try ColorFixtures.folder()
+        let folder = try ColorFixtures.folder(for: self)
         var random = SeededGenerator(seed: 3)
         var pixels: [UInt8] = []
         for index in 0..<(width * height) {
@@ -103,7 +103,7 @@ final class ColorConversionTests: XCTestCase {
     /// PNG's gAMA: 1/2.2 is taken as sRGB (nothing changes); another gamma is applied with sRGB's
     /// primaries, as the profile built from it converts in ImageCms.
     func testPNGGammaIsAppliedUnlessItIsTwoPointTwo() throws {
-        let folder = try ColorFixtures.folder()
+        let folder = try ColorFixtures.folder(for: self)
         let pixels = ColorFixtures.saturatedRGB(width: width, height: height)
         let srgbLike = try ColorFixtures.encode(pixels, width: width, height: height, icc: nil, as: "g45.png", in: folder, extra: ["--gama", "0.45455"])
         XCTAssertEqual(try decode(srgbLike, .convert).frames, try decode(srgbLike, .ignore).frames)

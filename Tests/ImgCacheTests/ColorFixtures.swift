@@ -89,10 +89,11 @@ enum ColorFixtures {
         return pixels
     }
 
-    /// A fresh temporary folder.
-    static func folder() throws -> URL {
+    /// A fresh temporary folder, removed when `test` ends.
+    static func folder(for test: XCTestCase) throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("imgcache-color-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        test.addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
         return folder
     }
 
