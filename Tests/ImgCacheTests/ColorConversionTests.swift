@@ -15,7 +15,9 @@ final class ColorConversionTests: XCTestCase {
     func testDisplayP3AndAdobeRGBFilesConvertLikeImageCms() throws {
         let folder = try ColorFixtures.folder(for: self)
         let pixels = ColorFixtures.saturatedRGB(width: width, height: height)
-        for (name, icc) in [("Display P3", ColorFixtures.displayP3), ("Adobe RGB (1998)", ColorFixtures.adobeRGB)] {
+        var profiles = [("Display P3", ColorFixtures.displayP3), ("Adobe RGB (1998)", ColorFixtures.adobeRGB)]
+        if let a98 = ColorFixtures.ghostscriptA98 { profiles.append(("Artifex Software A98 ICC Profile", a98)) }
+        for (name, icc) in profiles {
             for fileExtension in ["jpg", "png"] {
                 let path = try ColorFixtures.encode(pixels, width: width, height: height, icc: icc, as: "\(name).\(fileExtension)", in: folder)
                 // The stored pixels (as libjpeg decodes them), converted by Pillow, against imgcache's conversion.
@@ -54,7 +56,9 @@ final class ColorConversionTests: XCTestCase {
         let folder = try ColorFixtures.folder(for: self)
         let pixels = ColorFixtures.saturatedRGB(width: width, height: height)
         for fileExtension in ["jpg", "png"] {
-            for (name, icc) in [("untagged", nil), ("srgb", ColorFixtures.sRGB)] as [(String, [UInt8]?)] {
+            var profiles: [(String, [UInt8]?)] = [("untagged", nil), ("srgb", ColorFixtures.sRGB)]
+            if let ghostscript = ColorFixtures.ghostscriptSRGB { profiles.append(("ghostscript srgb", ghostscript)) }
+            for (name, icc) in profiles {
                 let path = try ColorFixtures.encode(pixels, width: width, height: height, icc: icc, as: "\(name).\(fileExtension)", in: folder)
                 let converted = try decode(path, .convert)
                 XCTAssertEqual(converted.frames, try decode(path, .ignore).frames, "\(name) \(fileExtension)")

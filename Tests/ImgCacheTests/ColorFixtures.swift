@@ -24,7 +24,17 @@ enum ColorFixtures {
     /// Little CMS's own sRGB profile.
     static let sRGB = save(cmsCreate_sRGBProfileTHR(nil)!, description: "sRGB built-in")
     /// A CMYK profile from Debian's libgs-common (Ghostscript's default), nil when not installed.
-    static let ghostscriptCMYK = FileManager.default.contents(atPath: "/usr/share/color/icc/ghostscript/default_cmyk.icc").map { [UInt8]($0) }
+    static let ghostscriptCMYK = ghostscriptProfile("default_cmyk.icc")
+    /// An ICC v2 Adobe RGB profile from libgs-common ("Artifex Software A98 ICC Profile"), nil when
+    /// not installed: Little CMS compensates its black point when converting to its v4 sRGB.
+    static let ghostscriptA98 = ghostscriptProfile("a98.icc")
+    /// Ghostscript's ICC v2 sRGB profile from libgs-common, nil when not installed: sRGB in
+    /// effect, though not Little CMS's bytes.
+    static let ghostscriptSRGB = ghostscriptProfile("srgb.icc")
+
+    private static func ghostscriptProfile(_ name: String) -> [UInt8]? {
+        FileManager.default.contents(atPath: "/usr/share/color/icc/ghostscript/\(name)").map { [UInt8]($0) }
+    }
 
     private static func sRGBCurve() -> OpaquePointer {
         let parameters: [Double] = [2.4, 1 / 1.055, 0.055 / 1.055, 1 / 12.92, 0.04045]

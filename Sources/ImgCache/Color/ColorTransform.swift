@@ -13,6 +13,8 @@ public final class ColorTransform {
     static let intent = UInt32(INTENT_PERCEPTUAL)
 
     private let handle: cmsHTRANSFORM
+    /// Used instead of `handle` for RGB matrix-shaper profiles, when it agrees with it.
+    private let matrixShaper: MatrixShaperConversion?
     private let outputNeedsOpaqueAlpha: Bool
 
     /// A transform from `profile` to sRGB for RGBA rows (4 bytes a pixel) whose layout follows the
@@ -37,14 +39,16 @@ public final class ColorTransform {
         // Rows are converted in place, so the alpha byte (not written without cmsFLAGS_COPY_ALPHA)
         // keeps its value.
         let sRGB = LCMSProfile.sRGB()
+        let flags = UInt32(cmsFLAGS_NOCACHE)
         let created = withExtendedLifetime((source, sRGB)) {
-            cmsCreateTransformTHR(
-                nil, source.handle, inputFormat, sRGB.handle, IMGLCMS_TYPE_RGBA_8, Self.intent, UInt32(cmsFLAGS_NOCACHE))
+            cmsCreateTransformTHR(nil, source.handle, inputFormat, sRGB.handle, IMGLCMS_TYPE_RGBA_8, Self.intent, flags)
         }
         guard let handle = created else {
             throw ColorProfile.Malformed(reason: "Little CMS cannot build a transform from the profile")
         }
         self.handle = handle
+        matrixShaper = profile.colorSpace == .rgb
+            ? MatrixShaperConversion(source: source, intent: Self.intent, flags: flags, reference: handle) : nil
         outputNeedsOpaqueAlpha = profile.colorSpace == .cmyk
     }
 
@@ -52,6 +56,7 @@ public final class ColorTransform {
 
     /// Converts the `width` pixels of `row` (4 bytes each) in place.
     public func apply(to row: UnsafeMutablePointer<UInt8>, width: Int) {
+        if let matrixShaper { return matrixShaper.apply(to: row, width: width) }
         cmsDoTransform(handle, row, row, UInt32(width))
         if outputNeedsOpaqueAlpha {
             for x in 0..<width { row[x * 4 + 3] = 255 }
