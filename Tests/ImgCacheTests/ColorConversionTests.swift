@@ -1,3 +1,4 @@
+import CLCMS
 import Foundation
 import TestSupport
 import XCTest
@@ -48,6 +49,22 @@ final class ColorConversionTests: XCTestCase {
             XCTAssertEqual(converted.size, target)
             let reference = try ColorFixtures.converted(stored, width: 64, height: 48, icc: ColorFixtures.displayP3, in: folder)
             ColorFixtures.assertClose(ColorFixtures.rgb(converted), reference, "Display P3 \(fileExtension) to 64x48")
+        }
+    }
+
+    /// Matrix-shaper RGB profiles take the fixed-point path (it agrees with Little CMS within 1, or
+    /// is not made); other profiles go through Little CMS.
+    func testMatrixShaperProfilesTakeTheFastPath() throws {
+        let sRGB = LCMSProfile.sRGB()
+        for (icc, format, expected) in [(ColorFixtures.displayP3, IMGLCMS_TYPE_RGBA_8, true), (ColorFixtures.adobeRGB, IMGLCMS_TYPE_RGBA_8, true),
+                                        (ColorFixtures.grayGamma18, IMGLCMS_TYPE_GRAY_IN_RGBA_8, false)] {
+            let source = try XCTUnwrap(LCMSProfile(bytes: icc))
+            let reference = try XCTUnwrap(withExtendedLifetime(sRGB) {
+                cmsCreateTransformTHR(nil, source.handle, format, sRGB.handle, IMGLCMS_TYPE_RGBA_8, ColorTransform.intent, UInt32(cmsFLAGS_NOCACHE))
+            })
+            defer { cmsDeleteTransform(reference) }
+            let fastPath = MatrixShaperConversion(source: source, intent: ColorTransform.intent, flags: UInt32(cmsFLAGS_NOCACHE), reference: reference)
+            XCTAssertEqual(fastPath != nil, expected)
         }
     }
 

@@ -5,9 +5,9 @@ import Foundation
 /// camera and display profiles) to sRGB: per-channel tables to linear light, one 3x3 matrix and
 /// offset, and a table back to sRGB, all taken from Little CMS (the source's tone curves, and the
 /// matrix and offset measured on Little CMS's own float transform to linear sRGB, with whatever
-/// black point compensation it applies). About four times the speed of `cmsDoTransform` on 8-bit
-/// RGBA. Made only when it agrees with Little CMS's 8-bit transform within 1 on a 17x17x17 grid
-/// of colours; otherwise the caller uses Little CMS.
+/// black point compensation it applies). Several times the speed of `cmsDoTransform` on 8-bit
+/// RGBA. Made only when it agrees with Little CMS's 8-bit transform within 1 on a 17x17x17 grid of
+/// colours; otherwise the caller uses Little CMS.
 final class MatrixShaperConversion {
     /// Linear light is fixed point with 14 fractional bits (as Little CMS's own 8-bit matrix-shaper
     /// path), and the table back to sRGB has an entry per step: sRGB's steep start (12.92 at black)

@@ -40,7 +40,7 @@ final class PNGReader {
         var chunks = imgpng_color_chunks()
         try check(imgpng_get_color_chunks(decoder, &chunks))
         // Colour types 0 and 4: grey, and grey with alpha.
-        return PNGColorChunks.profile(chunks, isGray: header.color_type & 2 == 0 && header.color_type != 3)
+        return PNGColorChunks.profile(chunks, isGray: header.color_type & 2 == 0)
     }
 
     func setLayout(_ layout: imgpng_layout) throws -> Layout {
