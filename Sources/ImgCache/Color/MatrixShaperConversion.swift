@@ -19,8 +19,21 @@ final class MatrixShaperConversion {
     private let linear: UnsafeMutablePointer<Int>
     /// Row-major 3x3 matrix, then the 3 offsets (scaled by `one` once more, as the products are).
     private let matrix: [Int]
-    /// sRGB values of the linear values 0...one.
-    private let encoding: UnsafeMutablePointer<UInt8>
+    /// sRGB values of the linear values 0...one, made once: sRGB's 8-bit value v covers linear light
+    /// from the decoding of v - 0.5 to that of v + 0.5, so 255 thresholds fill the table.
+    private static let encoding: [UInt8] = {
+        let thresholds = (1..<256).map { value in
+            let encoded = (Double(value) - 0.5) / 255
+            return (encoded <= 0.040_45 ? encoded / 12.92 : pow((encoded + 0.055) / 1.055, 2.4)) * Double(one)
+        }
+        var table = [UInt8](repeating: 0, count: one + 1)
+        var value = 0
+        for step in 0...one {
+            while value < 255 && Double(step) >= thresholds[value] { value += 1 }
+            table[step] = UInt8(value)
+        }
+        return table
+    }()
 
     /// Nil when `source` is not an RGB matrix-shaper, or the fast path disagrees with `reference`
     /// (Little CMS's transform from `source` to sRGB on RGBA8).
@@ -43,32 +56,26 @@ final class MatrixShaperConversion {
                 linear[channel * 256 + value] = Int((light * one).rounded())
             }
         }
-        encoding = .allocate(capacity: Self.one + 1)
-        for step in 0...Self.one {
-            let x = Double(step) / Double(Self.one)
-            let encoded = x <= 0.003_130_8 ? 12.92 * x : 1.055 * pow(x, 1 / 2.4) - 0.055
-            encoding[step] = UInt8((encoded * 255).rounded())
-        }
         guard agrees(with: reference) else { return nil }
     }
 
-    deinit {
-        linear.deallocate()
-        encoding.deallocate()
-    }
+    deinit { linear.deallocate() }
 
     /// Converts the `width` RGBA pixels of `row` in place; alpha is left as it is.
     func apply(to row: UnsafeMutablePointer<UInt8>, width: Int) {
         let (m0, m1, m2, m3, m4, m5) = (matrix[0], matrix[1], matrix[2], matrix[3], matrix[4], matrix[5])
         let (m6, m7, m8, o0, o1, o2) = (matrix[6], matrix[7], matrix[8], matrix[9], matrix[10], matrix[11])
-        let linear = linear, encoding = encoding, one = Self.one, bits = Self.fractionBits
-        func encoded(_ value: Int) -> UInt8 { encoding[min(max(value &>> bits, 0), one)] }
-        for x in 0..<width {
-            let pixel = row + x &* 4
-            let r = linear[Int(pixel[0])], g = linear[256 &+ Int(pixel[1])], b = linear[512 &+ Int(pixel[2])]
-            pixel[0] = encoded(m0 &* r &+ m1 &* g &+ m2 &* b &+ o0)
-            pixel[1] = encoded(m3 &* r &+ m4 &* g &+ m5 &* b &+ o1)
-            pixel[2] = encoded(m6 &* r &+ m7 &* g &+ m8 &* b &+ o2)
+        let linear = linear, one = Self.one, bits = Self.fractionBits
+        Self.encoding.withUnsafeBufferPointer { table in
+            let encoding = table.baseAddress!
+            func encoded(_ value: Int) -> UInt8 { encoding[min(max(value &>> bits, 0), one)] }
+            for x in 0..<width {
+                let pixel = row + x &* 4
+                let r = linear[Int(pixel[0])], g = linear[256 &+ Int(pixel[1])], b = linear[512 &+ Int(pixel[2])]
+                pixel[0] = encoded(m0 &* r &+ m1 &* g &+ m2 &* b &+ o0)
+                pixel[1] = encoded(m3 &* r &+ m4 &* g &+ m5 &* b &+ o1)
+                pixel[2] = encoded(m6 &* r &+ m7 &* g &+ m8 &* b &+ o2)
+            }
         }
     }
 
