@@ -127,6 +127,8 @@ int imgjpeg_use_file(imgjpeg_decoder *decoder, FILE *file) {
 int imgjpeg_read_header(imgjpeg_decoder *decoder) {
     if (setjmp(decoder->errors.jump)) return -1;
     jpeg_save_markers(&decoder->cinfo, JPEG_APP0 + 1, 0xFFFF);
+    /* APP2 holds ICC_PROFILE chunks (reassembled by the caller). */
+    jpeg_save_markers(&decoder->cinfo, JPEG_APP0 + 2, 0xFFFF);
     if (jpeg_read_header(&decoder->cinfo, TRUE) != JPEG_HEADER_OK) {
         snprintf(decoder->errors.message, sizeof decoder->errors.message, "no image in the data");
         return -1;
@@ -192,8 +194,8 @@ static boolean imgjpeg_empty_output_buffer(j_compress_ptr cinfo) {
 static void imgjpeg_term_destination(j_compress_ptr cinfo) { (void)cinfo; }
 
 int imgjpeg_encode(const uint8_t *pixels, int width, int height, int components, int quality,
-                   int progressive, unsigned char **output, unsigned long *output_size,
-                   char *message, size_t message_size) {
+                   int progressive, const uint8_t *icc, size_t icc_length,
+                   unsigned char **output, unsigned long *output_size, char *message, size_t message_size) {
     struct jpeg_compress_struct cinfo;
     struct imgjpeg_error_manager errors;
     /* On the heap: its buffer changes after setjmp, which a local may not do and be read after
@@ -235,6 +237,7 @@ int imgjpeg_encode(const uint8_t *pixels, int width, int height, int components,
     cinfo.optimize_coding = TRUE;
     if (progressive) jpeg_simple_progression(&cinfo);
     jpeg_start_compress(&cinfo, TRUE);
+    if (icc) jpeg_write_icc_profile(&cinfo, icc, (unsigned int)icc_length);
     size_t stride = (size_t)width * (size_t)components;
     while (cinfo.next_scanline < cinfo.image_height) {
         JSAMPROW row = (JSAMPROW)(pixels + (size_t)cinfo.next_scanline * stride);

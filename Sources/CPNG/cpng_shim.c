@@ -56,11 +56,13 @@ imgpng_decoder *imgpng_decoder_create(void) {
         free(decoder);
         return NULL;
     }
-    /* Text chunks and ICC profiles are never used (colour management is not applied): skip them
-     * rather than inflate them (compressed-chunk bombs) or judge them. */
-    static const png_byte ignored[] = {'t', 'E', 'X', 't', 0, 'z', 'T', 'X', 't', 0, 'i', 'T', 'X', 't', 0,
-                                       'i', 'C', 'C', 'P', 0};
-    png_set_keep_unknown_chunks(decoder->png, PNG_HANDLE_CHUNK_NEVER, ignored, 4);
+    /* Text chunks are never used: skip them rather than inflate them (compressed-chunk bombs). */
+    static const png_byte ignored[] = {'t', 'E', 'X', 't', 0, 'z', 'T', 'X', 't', 0, 'i', 'T', 'X', 't', 0};
+    png_set_keep_unknown_chunks(decoder->png, PNG_HANDLE_CHUNK_NEVER, ignored, 3);
+    /* iCCP is kept as stored, for the caller to inflate (bounded) and judge: libpng's own checks
+     * would make a malformed profile an error, and a profile that cannot be used is ignored. */
+    static const png_byte kept[] = {'i', 'C', 'C', 'P', 0};
+    png_set_keep_unknown_chunks(decoder->png, PNG_HANDLE_CHUNK_ALWAYS, kept, 1);
     png_set_chunk_malloc_max(decoder->png, 8 * 1024 * 1024);
     /* Pixel limits are checked by the caller against its own configuration. */
     png_set_user_limits(decoder->png, 0x7fffffff, 0x7fffffff);
@@ -101,6 +103,29 @@ int imgpng_read_info(imgpng_decoder *decoder, imgpng_header *header) {
     header->bit_depth = bit_depth;
     header->color_type = color_type;
     header->interlaced = interlace != PNG_INTERLACE_NONE;
+    return 0;
+}
+
+int imgpng_get_color_chunks(imgpng_decoder *decoder, imgpng_color_chunks *chunks) {
+    png_structp png = decoder->png;
+    png_infop info = decoder->info;
+    memset(chunks, 0, sizeof *chunks);
+    if (setjmp(png_jmpbuf(png))) return -1;
+    png_unknown_chunkp unknown = NULL;
+    int count = png_get_unknown_chunks(png, info, &unknown);
+    for (int index = 0; index < count; index++) {
+        if (memcmp(unknown[index].name, "iCCP", 4) == 0) {
+            chunks->iccp = unknown[index].data;
+            chunks->iccp_length = unknown[index].size;
+            break;
+        }
+    }
+    int intent;
+    chunks->has_srgb = png_get_sRGB(png, info, &intent) != 0;
+    chunks->has_gamma = png_get_gAMA(png, info, &chunks->gamma) != 0;
+    chunks->has_chromaticities = png_get_cHRM(png, info, &chunks->white_x, &chunks->white_y, &chunks->red_x,
+                                              &chunks->red_y, &chunks->green_x, &chunks->green_y,
+                                              &chunks->blue_x, &chunks->blue_y) != 0;
     return 0;
 }
 

@@ -41,7 +41,7 @@ enum DecodeCommand: Command {
         case .png, .jpeg: options.maxFrames = 1
         case .automatic, .gif: break
         }
-        let writer = OutputWriter(format: format)
+        let writer = OutputWriter(format: format, colorPolicy: options.colorPolicy)
         let info = try ImageDecoder.decode(source, options: options) { frame, info in
             try writer.add(frame, info: info)
         }

@@ -2,7 +2,7 @@ import Foundation
 import ImgCache
 
 /// The options `decode`, `fetch` and `prefetch` share: the target, how to fit it, which frames to
-/// keep and, for the verbs that use it, the cache folder.
+/// keep, the colour policy and, for the verbs that use it, the cache folder.
 struct TargetArguments {
     static let help = """
           --device NAMES      a device from 'imgcache devices', with --widget: the widget's pixel size;
@@ -26,6 +26,9 @@ struct TargetArguments {
           --max-frames N      most frames kept from an animation, 1 to 10000 (default 50)
           --budget BYTES      memory the kept frames may take, 0 to 64MB (default 15MB; 1 MB = 2^20 B);
                               frames kept = min(max frames, budget / (width x height x 4)), at least 1
+          --color POLICY      the source's colour profile (ICC, or PNG sRGB/gAMA/cHRM): convert to
+                              sRGB (default), keep it (pixels unconverted, the profile embedded in
+                              JPEG and PNG output; GIF cannot carry one) or ignore it
         """
 
     static let cacheHelp = """
@@ -42,6 +45,7 @@ struct TargetArguments {
     var upscale = false
     var maxFrames: Int?
     var budget: Int?
+    var colorPolicy = ColorPolicy.convert
     var cacheDirectory: String?
     /// `--allowed-hosts`, for the verbs that fetch: nil allows any host.
     var allowedHosts: [String]?
@@ -82,6 +86,8 @@ struct TargetArguments {
         result.budget = try arguments.value("--budget", expected: "a byte count from 0 to 64MB, such as 15MB") {
             parseByteCount($0).flatMap { DecodingOptions.frameBudgets.contains($0) ? $0 : nil }
         }
+        result.colorPolicy = try arguments.value("--color", expected: "convert, keep or ignore") { ColorPolicy(rawValue: $0) }
+            ?? .convert
         if cacheDirectory {
             result.cacheDirectory = try arguments.value("--cache-dir")
             result.allowedHosts = try arguments.value("--allowed-hosts").map { list in
@@ -100,7 +106,8 @@ struct TargetArguments {
     /// Decoding options for the one target in pixels (no target: the source size).
     func decodingOptions(verb: String) throws -> DecodingOptions {
         var options = DecodingOptions(
-            targetSize: try singleTarget(verb: verb)?.resolve().pixels, contentMode: mode, allowsUpscaling: upscale)
+            targetSize: try singleTarget(verb: verb)?.resolve().pixels, contentMode: mode, allowsUpscaling: upscale,
+            colorPolicy: colorPolicy)
         if let maxFrames { options.maxFrames = maxFrames }
         if let budget { options.frameBudgetBytes = budget }
         return options
@@ -112,7 +119,7 @@ struct TargetArguments {
         return (targets.isEmpty ? [nil] : targets.map(Optional.some)).map { target in
             ImageRequest(
                 url: url, target: target, contentMode: mode, allowsUpscaling: upscale,
-                maxFrames: maxFrames, frameBudgetBytes: budget, outputFormat: format)
+                maxFrames: maxFrames, frameBudgetBytes: budget, outputFormat: format, colorPolicy: colorPolicy)
         }
     }
 

@@ -69,6 +69,8 @@ final class JPEGDecoderReftestConformanceTests: XCTestCase {
 
     /// disabled.list is not honoured for jpg-size-3x3 and 4x4: the crate skips them for its own
     /// upsampling, and libjpeg-turbo matches their references exactly. jpg-size-6x6 is a PNG, tested below.
+    /// The renders are of the stored pixels without colour management (ycck.jpg carries a SWOP
+    /// CMYK profile, which imgcache applies by default), so the files are decoded with `.ignore`.
     func testLossyFilesMatchReferencesWithinThree() throws {
         let folder = try Corpus.folder("jpeg-decoder/reftest")
         var matched = 0, incomplete = 0
@@ -77,7 +79,8 @@ final class JPEGDecoderReftestConformanceTests: XCTestCase {
             guard name != "jpg-size-6x6.jpg" else { continue }
             let reference = file.deletingPathExtension().appendingPathExtension("png")
             guard FileManager.default.fileExists(atPath: reference.path) else { continue }
-            let decoded = try ImageDecoder.decode(.file(path: file.path), options: DecodingOptions(acceptsTruncatedData: true))
+            let decoded = try ImageDecoder.decode(
+                .file(path: file.path), options: DecodingOptions(acceptsTruncatedData: true, colorPolicy: .ignore))
             XCTAssertEqual(decoded.info.isTruncated, Self.incompleteFiles.contains(name), name)
             if decoded.info.isTruncated {
                 incomplete += 1

@@ -45,9 +45,10 @@ int imgjpeg_read_rows(imgjpeg_decoder *decoder, uint8_t **rows, int max_rows, in
 void imgjpeg_abort(imgjpeg_decoder *decoder);
 
 /* Encodes rows of RGBA (components == 4, alpha ignored), RGB (3) or gray (1) as a baseline JPEG of the given
- * quality (1-100) with 4:2:0 chroma. On success *output is a malloc'd buffer the caller frees. */
+ * quality (1-100) with 4:2:0 chroma, embedding the ICC profile of icc_length bytes at icc in APP2
+ * segments when icc is not NULL. On success *output is a malloc'd buffer the caller frees. */
 int imgjpeg_encode(const uint8_t *pixels, int width, int height, int components, int quality,
-                   int progressive, unsigned char **output, unsigned long *output_size,
-                   char *message, size_t message_size);
+                   int progressive, const uint8_t *icc, size_t icc_length,
+                   unsigned char **output, unsigned long *output_size, char *message, size_t message_size);
 
 #endif

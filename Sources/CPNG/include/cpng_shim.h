@@ -28,6 +28,20 @@ typedef enum {
     IMGPNG_EXPANDED8 = 1
 } imgpng_layout;
 
+/* The colour chunks read before the image data. */
+typedef struct {
+    /* The iCCP chunk's data as stored (keyword, NUL, method, zlib stream), kept unparsed so that a
+     * malformed profile is the caller's to ignore; NULL when there is none. Valid until destroy. */
+    const uint8_t *iccp;
+    size_t iccp_length;
+    int has_srgb;
+    int has_gamma;
+    /* gAMA: the encoding exponent, 0.45455 for a 2.2 display. */
+    double gamma;
+    int has_chromaticities;
+    double white_x, white_y, red_x, red_y, green_x, green_y, blue_x, blue_y;
+} imgpng_color_chunks;
+
 imgpng_decoder *imgpng_decoder_create(void);
 void imgpng_decoder_destroy(imgpng_decoder *decoder);
 const char *imgpng_error_message(const imgpng_decoder *decoder);
@@ -38,6 +52,8 @@ void imgpng_use_file(imgpng_decoder *decoder, FILE *file);
 
 /* Reads the signature and the chunks up to the first IDAT. */
 int imgpng_read_info(imgpng_decoder *decoder, imgpng_header *header);
+/* After imgpng_read_info: the iCCP, sRGB, gAMA and cHRM chunks. */
+int imgpng_get_color_chunks(imgpng_decoder *decoder, imgpng_color_chunks *chunks);
 /* Sets up the transforms; *channels and *row_bytes describe the rows that follow, *passes is 7 for
  * an Adam7 image and 1 otherwise. */
 int imgpng_set_layout(imgpng_decoder *decoder, imgpng_layout layout, int *channels, size_t *row_bytes,

@@ -27,16 +27,19 @@ public struct ImageInfo: Sendable, Equatable {
     public var loopCount: Int?
     /// True when the data ended before the image did and the decode went on with what it had.
     public var isTruncated: Bool
+    /// The source's colour profile (its bytes too, for `ColorPolicy.keep` to embed). Default `.none`.
+    public var colorProfile: SourceColorProfile
 
     public init(
         format: ImageFormat, sourceSize: PixelSize, orientation: ImageOrientation = .up,
-        loopCount: Int? = nil, isTruncated: Bool = false
+        loopCount: Int? = nil, isTruncated: Bool = false, colorProfile: SourceColorProfile = .none
     ) {
         self.format = format
         self.sourceSize = sourceSize
         self.orientation = orientation
         self.loopCount = loopCount
         self.isTruncated = isTruncated
+        self.colorProfile = colorProfile
     }
 }
 

@@ -24,6 +24,8 @@ public struct DecodingOptions: Sendable, Hashable {
     public var acceptsTruncatedData: Bool
     /// Whether the JPEG EXIF orientation is applied. Default true.
     public var appliesOrientation: Bool
+    /// What is done with the source's colour profile. Default `.convert` (to sRGB).
+    public var colorPolicy: ColorPolicy
 
     public init(
         targetSize: PixelSize? = nil,
@@ -34,7 +36,8 @@ public struct DecodingOptions: Sendable, Hashable {
         frameBudgetBytes: Int = 15 * 1024 * 1024,
         limits: DecodingLimits = DecodingLimits(),
         acceptsTruncatedData: Bool = false,
-        appliesOrientation: Bool = true
+        appliesOrientation: Bool = true,
+        colorPolicy: ColorPolicy = .convert
     ) {
         self.targetSize = targetSize
         self.sourceRegion = sourceRegion
@@ -45,6 +48,7 @@ public struct DecodingOptions: Sendable, Hashable {
         self.limits = limits
         self.acceptsTruncatedData = acceptsTruncatedData
         self.appliesOrientation = appliesOrientation
+        self.colorPolicy = colorPolicy
     }
 
     /// Throws `invalidArgument` for a zero or negative size, frame count or budget, a target over

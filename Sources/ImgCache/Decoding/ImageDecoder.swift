@@ -49,8 +49,8 @@ public enum ImageDecoder {
     /// 1/8, every target needing that scale resampled from the same rows).
     ///
     /// - Parameters:
-    ///   - targets: the options of each target; they must share `limits`, `acceptsTruncatedData`
-    ///     and `appliesOrientation` (`invalidArgument` otherwise).
+    ///   - targets: the options of each target; they must share `limits`, `acceptsTruncatedData`,
+    ///     `appliesOrientation` and `colorPolicy` (`invalidArgument` otherwise).
     ///   - passBudgetBytes: default `defaultPassBudgetBytes` (64 MiB).
     public static func decode(
         _ source: ImageSource, targets: [DecodingOptions], passBudgetBytes: Int = defaultPassBudgetBytes,
@@ -60,9 +60,9 @@ public enum ImageDecoder {
         for options in targets {
             try options.validate()
             guard options.limits == first.limits, options.acceptsTruncatedData == first.acceptsTruncatedData,
-                  options.appliesOrientation == first.appliesOrientation
+                  options.appliesOrientation == first.appliesOrientation, options.colorPolicy == first.colorPolicy
             else {
-                throw ImgCacheError.invalidArgument("targets decoded together must share limits, truncation and orientation")
+                throw ImgCacheError.invalidArgument("targets decoded together must share limits, truncation, orientation and colour policy")
             }
         }
         let inspection = try inspect(source, countingFrames: false)

@@ -9,22 +9,26 @@ public struct ImageInspection: Sendable, Equatable {
     public var frameCount: Int
     /// Loop count of an animation (GIF NETSCAPE2.0, WebP ANIM): 0 loops forever, nil when the file has none.
     public var loopCount: Int?
+    /// The colour profile the headers carry (JPEG APP2, PNG iCCP, sRGB, gAMA and cHRM, WebP ICCP).
+    /// Default `.none`.
+    public var colorProfile: SourceColorProfile
 
     public init(
         format: ImageFormat, size: PixelSize, orientation: ImageOrientation = .up, frameCount: Int = 1,
-        loopCount: Int? = nil
+        loopCount: Int? = nil, colorProfile: SourceColorProfile = .none
     ) {
         self.format = format
         self.size = size
         self.orientation = orientation
         self.frameCount = frameCount
         self.loopCount = loopCount
+        self.colorProfile = colorProfile
     }
 }
 
 extension ImageDecoder {
-    /// Reads the headers of `source`: format, size, orientation, and for an animation the number of
-    /// frames and the loop count. Pixels are not decoded.
+    /// Reads the headers of `source`: format, size, orientation, colour profile, and for an
+    /// animation the number of frames and the loop count. Pixels are not decoded.
     public static func inspect(_ source: ImageSource) throws -> ImageInspection {
         try inspect(source, countingFrames: true)
     }

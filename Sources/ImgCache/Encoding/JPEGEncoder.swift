@@ -10,11 +10,17 @@ public enum JPEGEncoder {
     /// - Parameters:
     ///   - quality: 1 (smallest) to 100 (best). Default 85.
     ///   - background: colour under translucent pixels, as RGB. Default white.
+    ///   - iccProfile: an RGB ICC profile to embed in APP2 segments (at most
+    ///     `ColorProfile.maxByteCount` bytes), as `ColorPolicy.keep` asks. Default nil: none.
     public static func encode(
-        _ bitmap: Bitmap, quality: Int = defaultQuality, background: (UInt8, UInt8, UInt8) = (255, 255, 255)
+        _ bitmap: Bitmap, quality: Int = defaultQuality, background: (UInt8, UInt8, UInt8) = (255, 255, 255),
+        iccProfile: [UInt8]? = nil
     ) throws -> Data {
         guard (1...100).contains(quality) else {
             throw ImgCacheError.invalidArgument("JPEG quality \(quality) is not in 1...100")
+        }
+        if let iccProfile, iccProfile.isEmpty || iccProfile.count > ColorProfile.maxByteCount {
+            throw ImgCacheError.invalidArgument("an ICC profile of \(iccProfile.count) bytes is not in 1...\(ColorProfile.maxByteCount)")
         }
         // Opaque pixels go to libjpeg as RGBA (it skips the alpha byte); others are flattened first.
         let opaque = bitmap.isOpaque
@@ -23,9 +29,11 @@ public enum JPEGEncoder {
         var outputSize: UInt = 0
         var message = [CChar](repeating: 0, count: 256)
         let status = pixels.withUnsafeBufferPointer { pixels in
-            imgjpeg_encode(
-                pixels.baseAddress, Int32(bitmap.width), Int32(bitmap.height), opaque ? 4 : 3, Int32(quality), 0,
-                &output, &outputSize, &message, message.count)
+            (iccProfile ?? []).withUnsafeBufferPointer { icc in
+                imgjpeg_encode(
+                    pixels.baseAddress, Int32(bitmap.width), Int32(bitmap.height), opaque ? 4 : 3, Int32(quality), 0,
+                    iccProfile == nil ? nil : icc.baseAddress, icc.count, &output, &outputSize, &message, message.count)
+            }
         }
         return try EncodedBuffer.take(output, count: Int(outputSize), status: status, message: message, format: .jpeg)
     }

@@ -9,10 +9,18 @@ public enum PNGEncoder {
     /// libdeflate level used when none is given: 6, its default balance of size and speed.
     public static let defaultCompressionLevel = 6
 
-    /// - Parameter compressionLevel: libdeflate's level, 0 (stored) to 12 (smallest). Default 6.
-    public static func encode(_ bitmap: Bitmap, compressionLevel: Int = defaultCompressionLevel) throws -> Data {
+    /// - Parameters:
+    ///   - compressionLevel: libdeflate's level, 0 (stored) to 12 (smallest). Default 6.
+    ///   - iccProfile: an RGB ICC profile to embed in an iCCP chunk (at most
+    ///     `ColorProfile.maxByteCount` bytes), as `ColorPolicy.keep` asks. Default nil: none.
+    public static func encode(
+        _ bitmap: Bitmap, compressionLevel: Int = defaultCompressionLevel, iccProfile: [UInt8]? = nil
+    ) throws -> Data {
         guard (0...12).contains(compressionLevel) else {
             throw ImgCacheError.invalidArgument("PNG compression level \(compressionLevel) is not in 0...12")
+        }
+        if let iccProfile, iccProfile.isEmpty || iccProfile.count > ColorProfile.maxByteCount {
+            throw ImgCacheError.invalidArgument("an ICC profile of \(iccProfile.count) bytes is not in 1...\(ColorProfile.maxByteCount)")
         }
         let opaque = bitmap.isOpaque
         let filtered = PNGRowFilter.filter(bitmap, channels: opaque ? 3 : 4)
@@ -28,6 +36,11 @@ public enum PNGEncoder {
         var png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
         png.reserveCapacity(compressed.count + 64)
         appendChunk("IHDR", header, to: &png)
+        if let iccProfile {
+            // Keyword, NUL, compression method 0 (zlib), the compressed profile.
+            let keyword = Data("ICC profile".utf8) + Data([0, 0])
+            appendChunk("iCCP", keyword + (try compress(iccProfile, level: compressionLevel)), to: &png)
+        }
         appendChunk("IDAT", compressed, to: &png)
         appendChunk("IEND", Data(), to: &png)
         return png

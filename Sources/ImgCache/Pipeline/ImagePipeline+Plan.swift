@@ -24,7 +24,7 @@ extension ImagePipeline {
                 targetSize: resolved?.pixels, sourceRegion: request.sourceRegion, contentMode: request.contentMode, allowsUpscaling: request.allowsUpscaling,
                 maxFrames: request.maxFrames ?? configuration.maxFrames,
                 frameBudgetBytes: request.frameBudgetBytes ?? configuration.frameBudgetBytes,
-                limits: configuration.limits)
+                limits: configuration.limits, colorPolicy: request.colorPolicy)
             // A still format keeps one frame: decoding more would be thrown away.
             if request.outputFormat.isStill { options.maxFrames = 1 }
             try options.validate()
@@ -35,14 +35,16 @@ extension ImagePipeline {
 
         /// `image` encoded in the requested format, and that format. `.automatic` picks GIF for
         /// several frames, JPEG (quality 85) for one opaque frame and PNG for one with any
-        /// translucent pixel; PNG and JPEG keep the first frame only.
+        /// translucent pixel; PNG and JPEG keep the first frame only, and under `ColorPolicy.keep`
+        /// carry the source's RGB profile (GIF cannot).
         func encode(_ image: DecodedImage) throws -> (data: Data, format: ImageFormat) {
             let first = image.frames[0].bitmap
+            let icc = image.info.colorProfile.embeddedBytes(under: options.colorPolicy)
             switch request.outputFormat {
             case .automatic where image.isAnimated, .gif: return (try GIFEncoder.encode(image), .gif)
-            case .automatic where first.isOpaque: return (try JPEGEncoder.encode(first), .jpeg)
-            case .automatic, .png: return (try PNGEncoder.encode(first), .png)
-            case .jpeg(let quality): return (try JPEGEncoder.encode(first, quality: quality), .jpeg)
+            case .automatic where first.isOpaque: return (try JPEGEncoder.encode(first, iccProfile: icc), .jpeg)
+            case .automatic, .png: return (try PNGEncoder.encode(first, iccProfile: icc), .png)
+            case .jpeg(let quality): return (try JPEGEncoder.encode(first, quality: quality, iccProfile: icc), .jpeg)
             }
         }
     }

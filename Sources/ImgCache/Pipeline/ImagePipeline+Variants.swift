@@ -55,7 +55,11 @@ extension ImagePipeline {
             }
         }
         guard !toRender.isEmpty else { return results }
-        let rendered = await render(original, toRender, keepsPixels: keepsPixels)
+        // Targets decoded together share their colour policy: one render per policy.
+        var rendered: VariantResults = [:]
+        for group in Dictionary(grouping: toRender, by: \.options.colorPolicy).values {
+            rendered.merge(await render(original, group, keepsPixels: keepsPixels)) { first, _ in first }
+        }
         for plan in toRender {
             results[plan.variantKey] = rendered[plan.variantKey]?.map { $0.loaded(in: loading) }
         }

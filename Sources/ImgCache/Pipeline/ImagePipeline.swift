@@ -99,11 +99,12 @@ public final class ImagePipeline: Sendable {
         }
     }
 
-    /// A stored variant decoded as it is: its size, every frame it holds.
+    /// A stored variant decoded as it is: its size, every frame it holds, its pixels as stored
+    /// (a variant kept with its profile is not converted when read back).
     private func decodeStored(_ source: ImageSource) async throws -> DecodedImage {
         let options = DecodingOptions(
             maxFrames: DecodingOptions.frameCounts.upperBound, frameBudgetBytes: DecodingOptions.frameBudgets.upperBound,
-            limits: configuration.limits)
+            limits: configuration.limits, colorPolicy: .keep)
         let cost = try await decodeCost(source, [options])
         return try await decodeMemory.run(cost: cost) { [decodes, blocking] in
             try await decodes.run {

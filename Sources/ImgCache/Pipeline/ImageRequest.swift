@@ -36,11 +36,14 @@ public struct ImageRequest: Sendable, Hashable {
     /// does not fit the source fails the request with `invalidArgument`. See
     /// `DecodingOptions.sourceRegion`.
     public var sourceRegion: PixelRect?
+    /// What is done with the source's colour profile. Default `.convert` (to sRGB). `.keep` embeds
+    /// the source's RGB profile in a JPEG or PNG variant; GIF cannot carry one.
+    public var colorPolicy: ColorPolicy
 
     public init(
         url: URL, target: ImageTarget? = nil, contentMode: ContentMode = .fit, allowsUpscaling: Bool = false,
         maxFrames: Int? = nil, frameBudgetBytes: Int? = nil, outputFormat: OutputFormat = .automatic,
-        sourceRegion: PixelRect? = nil
+        sourceRegion: PixelRect? = nil, colorPolicy: ColorPolicy = .convert
     ) {
         self.url = url
         self.target = target
@@ -50,6 +53,7 @@ public struct ImageRequest: Sendable, Hashable {
         self.frameBudgetBytes = frameBudgetBytes
         self.outputFormat = outputFormat
         self.sourceRegion = sourceRegion
+        self.colorPolicy = colorPolicy
     }
 }
 

@@ -81,7 +81,8 @@ enum JPEGDecoder {
         let stored = reader.storedSize
         let orientation = try checkedOrientation(reader, options)
         var info = ImageInfo(format: .jpeg, sourceSize: orientation.swapsAxes ? stored.transposed : stored,
-                             orientation: orientation)
+                             orientation: orientation, colorProfile: reader.colorProfile())
+        let colorTransform = info.colorProfile.transformToSRGB(policy: options.colorPolicy)
         var geometries = try targets.map { try $0.options.geometry(forStoredSize: stored, orientation: orientation) }
 
         let denominator = settings.fixedScaleDenominator ?? scaleDenominator(reduction: geometries[0].reductionFactor)
@@ -90,8 +91,9 @@ enum JPEGDecoder {
         cinfo.pointee.scale_denom = UInt32(denominator)
         cinfo.pointee.dct_method = settings.dctMethod
         cinfo.pointee.do_fancy_upsampling = settings.fancyUpsampling ? 1 : 0
-        // CMYK is converted here (libjpeg has no CMYK to RGB); everything else, gray included,
-        // comes out of libjpeg-turbo as RGBA with opaque alpha.
+        // CMYK is converted here (libjpeg has no CMYK to RGB), with its profile or else by formula;
+        // everything else, gray included, comes out of libjpeg-turbo as RGBA with opaque alpha and
+        // is converted to sRGB here when its profile asks for it.
         let isCMYK = reader.isCMYK
         cinfo.pointee.out_color_space = isCMYK ? JCS_CMYK : JCS_EXT_RGBA
         try reader.calcOutputDimensions()
@@ -114,7 +116,11 @@ enum JPEGDecoder {
                 if !options.acceptsTruncatedData { try checkComplete(reader, options: options, info: &info) }
                 for index in 0..<count {
                     let row = base + index * rowBytes
-                    if isCMYK { convertInvertedCMYKToRGBA(row, width: decoded.width) }
+                    if let colorTransform {
+                        colorTransform.apply(to: row, width: decoded.width)
+                    } else if isCMYK {
+                        convertInvertedCMYKToRGBA(row, width: decoded.width)
+                    }
                     resampler.push(row: row)
                 }
             }
@@ -149,9 +155,10 @@ enum JPEGDecoder {
         info.isTruncated = true
     }
 
-    /// Turns libjpeg's CMYK into RGBA in place. CMYK JPEGs store inverted values (255 = no ink), as
-    /// Photoshop writes them; every CMYK file is read that way, with or without an Adobe marker, as
-    /// browsers do. On inverted values R = C x K / 255 (and likewise G from M, B from Y).
+    /// Turns libjpeg's CMYK into RGBA in place, for a file without a usable CMYK profile (or under
+    /// `ColorPolicy.ignore`). CMYK JPEGs store inverted values (255 = no ink), as Photoshop writes
+    /// them; every CMYK file is read that way, with or without an Adobe marker, as browsers do. On
+    /// inverted values R = C x K / 255 (and likewise G from M, B from Y).
     private static func convertInvertedCMYKToRGBA(_ row: UnsafeMutablePointer<UInt8>, width: Int) {
         for x in 0..<width {
             let pixel = row + x * 4

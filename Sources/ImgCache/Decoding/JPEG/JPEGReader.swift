@@ -86,7 +86,8 @@ final class JPEGReader {
     /// Most rows one `readRows` call may return.
     var rowsPerRead: Int { max(1, Int(cinfo.pointee.rec_outbuf_height)) }
 
-    /// Reads the markers up to the first scan, keeping APP1 segments for `exifOrientation`.
+    /// Reads the markers up to the first scan, keeping APP1 segments for `exifOrientation` and
+    /// APP2 for `colorProfile`.
     func readHeader() throws { try check(imgjpeg_read_header(decoder)) }
     func calcOutputDimensions() throws { try check(imgjpeg_calc_output_dimensions(decoder)) }
     func start() throws { try check(imgjpeg_start(decoder)) }
@@ -106,15 +107,37 @@ final class JPEGReader {
 
     /// The orientation in the first APP1 Exif segment that has one.
     func exifOrientation() -> ImageOrientation? {
+        segments(marker: 0xE1).lazy.compactMap { EXIFOrientation.orientation(inAPP1: $0) }.first
+    }
+
+    /// The colour space of the stored pixels (YCbCr and RGB are RGB; YCCK is CMYK).
+    var colorSpace: ColorProfile.ColorSpace {
+        if isCMYK { return .cmyk }
+        return cinfo.pointee.jpeg_color_space == JCS_GRAYSCALE ? .gray : .rgb
+    }
+
+    /// The ICC profile of the APP2 segments, checked against the stored colour space.
+    func colorProfile() -> SourceColorProfile {
+        do throws(ColorProfile.Malformed) {
+            guard let bytes = try JPEGICCChunks.profile(fromAPP2: segments(marker: 0xE2)) else { return .none }
+            return SourceColorProfile(iccBytes: bytes, imageColorSpace: colorSpace)
+        } catch {
+            return .malformed(reason: error.reason)
+        }
+    }
+
+    /// The payloads of the saved segments of `marker` (APP1 and APP2 are saved), in file order;
+    /// valid while the decompressor lives.
+    private func segments(marker code: Int) -> [UnsafeRawBufferPointer] {
+        var segments: [UnsafeRawBufferPointer] = []
         var marker = cinfo.pointee.marker_list
         while let current = marker {
-            if current.pointee.marker == 0xE1, let data = current.pointee.data {
-                let segment = UnsafeRawBufferPointer(start: data, count: Int(current.pointee.data_length))
-                if let orientation = EXIFOrientation.orientation(inAPP1: segment) { return orientation }
+            if Int(current.pointee.marker) == code, let data = current.pointee.data {
+                segments.append(UnsafeRawBufferPointer(start: data, count: Int(current.pointee.data_length)))
             }
             marker = current.pointee.next
         }
-        return nil
+        return segments
     }
 
     private func check(_ status: Int32) throws {

@@ -11,8 +11,11 @@ extension PNGDecoder: ImageDecoding {
     }
 
     static func inspect(_ input: SourceInput, countingFrames: Bool) throws -> ImageInspection {
-        let header = try PNGReader(input).readHeader()
-        return ImageInspection(format: .png, size: PixelSize(width: Int(header.width), height: Int(header.height)))
+        let reader = try PNGReader(input)
+        let header = try reader.readHeader()
+        return ImageInspection(
+            format: .png, size: PixelSize(width: Int(header.width), height: Int(header.height)),
+            colorProfile: try reader.colorProfile(header))
     }
 
     static func decode(_ input: SourceInput, for targets: [DecodingOptions], onFrame: TargetFrameHandler) throws -> ImageInfo {

@@ -1,8 +1,9 @@
 import CPNG
 
 /// Decodes PNG with libpng: every colour type and bit depth, Adam7, palette and tRNS to alpha,
-/// 16-bit to 8-bit by the high byte. Gamma and colour chunks are not applied (as browsers without
-/// colour management do); text chunks are skipped unread. Non-interlaced rows stream into the
+/// 16-bit to 8-bit by the high byte. The colour chunks (iCCP, sRGB, gAMA and cHRM: see
+/// `PNGColorChunks`) convert the rows to sRGB as the options' colour policy says; text chunks are
+/// skipped unread. Non-interlaced rows stream into the
 /// resampler one at a time; an interlaced image is held whole (within the pixel limit) since Adam7
 /// fills rows over seven passes. APNG animation chunks are ignored: the default image is decoded.
 enum PNGDecoder {
@@ -40,7 +41,8 @@ enum PNGDecoder {
         if layout.passes > 1 { try options.limits.checkWorkingMemory(bytesPerPixel: 4, for: stored) }
         let resampler = RowResampler(
             inputSize: stored, geometries: try targets.map { try $0.geometry(forStoredSize: stored, orientation: .up) })
-        var info = ImageInfo(format: .png, sourceSize: stored)
+        var info = ImageInfo(format: .png, sourceSize: stored, colorProfile: try reader.colorProfile(header))
+        let colorTransform = info.colorProfile.transformToSRGB(policy: options.colorPolicy)
         let largestSourceBuffer: Int
         if layout.passes > 1 {
             largestSourceBuffer = layout.rowBytes * stored.height
@@ -52,7 +54,10 @@ enum PNGDecoder {
                     try reader.readImage(into: base, height: stored.height, layout: layout, rowsRead: &rowsRead)
                     try reader.readEnd()
                 }
-                for y in 0..<stored.height where !resampler.isComplete { resampler.push(row: base + y * layout.rowBytes) }
+                for y in 0..<stored.height where !resampler.isComplete {
+                    colorTransform?.apply(to: base + y * layout.rowBytes, width: stored.width)
+                    resampler.push(row: base + y * layout.rowBytes)
+                }
                 return truncated
             }
         } else {
@@ -62,6 +67,7 @@ enum PNGDecoder {
                 try readAllowingTruncation(options: options, rowsRead: { resampler.inputRowIndex }) {
                     while !resampler.isComplete {
                         try reader.readRow(into: row.baseAddress!)
+                        colorTransform?.apply(to: row.baseAddress!, width: stored.width)
                         resampler.push(row: row.baseAddress!)
                     }
                     // A crop that ends above the last row leaves the rest of the file unread.

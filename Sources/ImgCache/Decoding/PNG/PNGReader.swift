@@ -35,6 +35,14 @@ final class PNGReader {
         return header
     }
 
+    /// The colour profile of the chunks read by `readHeader` (see `PNGColorChunks`).
+    func colorProfile(_ header: imgpng_header) throws -> SourceColorProfile {
+        var chunks = imgpng_color_chunks()
+        try check(imgpng_get_color_chunks(decoder, &chunks))
+        // Colour types 0 and 4: grey, and grey with alpha.
+        return PNGColorChunks.profile(chunks, isGray: header.color_type & 2 == 0)
+    }
+
     func setLayout(_ layout: imgpng_layout) throws -> Layout {
         var channels: Int32 = 0
         var rowBytes = 0

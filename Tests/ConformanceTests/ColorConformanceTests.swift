@@ -1,0 +1,34 @@
+import Foundation
+import XCTest
+@testable import ImgCache
+
+/// jpeg-decoder's ycck.jpg, a YCCK photograph with Adobe's "U.S. Web Coated (SWOP) v2" profile:
+/// converted through it as Pillow's ImageCms converts the CMYK Pillow decodes.
+final class ColorConformanceTests: XCTestCase {
+    func testCMYKPhotographWithASWOPProfileConvertsLikeImageCms() throws {
+        let file = try Corpus.file("jpeg-decoder/reftest/ycck.jpg")
+        let decoded = try ImageDecoder.decode(.file(path: file.path))
+        XCTAssertEqual(decoded.info.colorProfile.profile?.description, "U.S. Web Coated (SWOP) v2")
+        let reference = FileManager.default.temporaryDirectory.appendingPathComponent("ycck-\(UUID().uuidString).srgb")
+        defer { try? FileManager.default.removeItem(at: reference) }
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Scripts/color_reference.py")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", script.path, "decode-convert", file.path, reference.path]
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        if message.contains("No module named 'PIL'") { throw XCTSkip("Pillow is not installed (make setup installs it)") }
+        XCTAssertEqual(process.terminationStatus, 0, message)
+        let rgb = [UInt8](try Data(contentsOf: reference))
+        var rgba: [UInt8] = []
+        for index in stride(from: 0, to: rgb.count, by: 3) { rgba += rgb[index..<(index + 3)] + [255] }
+        let difference = try PixelDifference(decoded.frames[0].bitmap, Bitmap(size: decoded.size, pixels: rgba))
+        print("colour ycck.jpg against ImageCms: mean |difference| \(difference.mean) (RGBA samples), max \(difference.maximum)")
+        XCTAssertLessThanOrEqual(difference.mean, 1)
+        XCTAssertLessThanOrEqual(difference.maximum, 4)
+    }
+}
