@@ -38,7 +38,11 @@ enum WebPAnimationDecoder {
         }
         defer { WebPAnimDecoderDelete(decoder) }
 
-        let info = ImageInfo(format: .webp, sourceSize: canvas, loopCount: container.loopCount)
+        var info = ImageInfo(
+            format: .webp, sourceSize: canvas, loopCount: container.loopCount, colorProfile: WebPDecoder.colorProfile(in: bytes))
+        let colorTransform = info.colorProfile.transformToSRGB(policy: options.colorPolicy)
+        // The canvas is libwebp's, blended into by the next frame: rows are converted in a copy.
+        var convertedRow = [UInt8](repeating: 0, count: colorTransform == nil ? 0 : canvas.width * 4)
         var previousTimestamp: Int32 = 0
         for frame in 0..<lastFrame {
             var pixels: UnsafeMutablePointer<UInt8>?
@@ -52,7 +56,16 @@ enum WebPAnimationDecoder {
             let keeping = targets.indices.filter { frame < framesToKeep[$0] }
             let resampler = RowResampler(inputSize: canvas, geometries: keeping.map { geometries[$0] })
             for row in 0..<canvas.height where !resampler.isComplete {
-                resampler.push(row: pixels + row * canvas.width * 4)
+                let canvasRow = pixels + row * canvas.width * 4
+                guard let colorTransform else {
+                    resampler.push(row: canvasRow)
+                    continue
+                }
+                convertedRow.withUnsafeMutableBufferPointer { converted in
+                    converted.baseAddress!.update(from: canvasRow, count: converted.count)
+                    colorTransform.apply(to: converted.baseAddress!, width: canvas.width)
+                    resampler.push(row: converted.baseAddress!)
+                }
             }
             for (index, bitmap) in zip(keeping, resampler.finish()) {
                 try onFrame(index, ImageFrame(bitmap: bitmap, delayCentiseconds: delay), info)

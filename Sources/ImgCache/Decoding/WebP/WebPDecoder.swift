@@ -7,8 +7,8 @@ import CWebP
 /// Headers are read first (`WebPFeatures`; the RIFF chunks by `WebPContainer` for animations), and
 /// the size, the canvas and what libwebp will hold are checked against the limits before any
 /// pixel is allocated. A corrupt, truncated or unsupported file is `corruptImage` with libwebp's
-/// status in words. The ICC profile is exposed as stored (`iccProfile(in:)`); colours are not
-/// converted.
+/// status in words. An ICCP chunk's profile is applied as `DecodingOptions.colorPolicy` says
+/// (`colorProfile(in:)`), to a still's rows and to a copy of each composited frame's rows.
 enum WebPDecoder {
     static func decode(_ input: SourceInput, targets: [DecodingOptions], onFrame: TargetFrameHandler) throws -> ImageInfo {
         try WebPBytes.with(input) { bytes in
@@ -24,10 +24,14 @@ enum WebPDecoder {
     static func inspect(_ input: SourceInput, countingFrames: Bool) throws -> ImageInspection {
         try WebPBytes.with(input) { bytes in
             let features = try WebPFeatures(bytes)
-            guard features.isAnimated && countingFrames else { return ImageInspection(format: .webp, size: features.size) }
+            let colorProfile = colorProfile(in: bytes)
+            guard features.isAnimated && countingFrames else {
+                return ImageInspection(format: .webp, size: features.size, colorProfile: colorProfile)
+            }
             let container = try WebPContainer(bytes)
             return ImageInspection(
-                format: .webp, size: container.canvasSize, frameCount: container.frameCount, loopCount: container.loopCount)
+                format: .webp, size: container.canvasSize, frameCount: container.frameCount, loopCount: container.loopCount,
+                colorProfile: colorProfile)
         }
     }
 
@@ -35,6 +39,11 @@ enum WebPDecoder {
     /// none or its chunks cannot be parsed. The file may end after the ICCP chunk.
     static func iccProfile(in bytes: UnsafeRawBufferPointer) -> [UInt8]? {
         (try? WebPContainer(bytes, allowsPartial: true))?.iccProfile
+    }
+
+    /// The colour profile of the ICCP chunk (an RGB profile: WebP pixels are RGB), `.none` without one.
+    static func colorProfile(in bytes: UnsafeRawBufferPointer) -> SourceColorProfile {
+        iccProfile(in: bytes).map { SourceColorProfile(iccBytes: $0, imageColorSpace: .rgb) } ?? .none
     }
 
     /// `corruptImage` for a libwebp status other than OK, saying what was being done.

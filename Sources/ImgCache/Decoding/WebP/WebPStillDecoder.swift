@@ -27,7 +27,8 @@ enum WebPStillDecoder {
         }
         configure(&config.pointee, plan: plan, source: size)
         defer { WebPFreeDecBuffer(&config.pointee.output) }
-        var info = ImageInfo(format: .webp, sourceSize: size)
+        var info = ImageInfo(format: .webp, sourceSize: size, colorProfile: WebPDecoder.colorProfile(in: bytes))
+        let colorTransform = info.colorProfile.transformToSRGB(policy: options.colorPolicy)
         let rowsDecoded = try decodeRows(bytes, config: config, acceptsTruncatedData: options.acceptsTruncatedData, info: &info)
         let pixels = config.pointee.output.u.RGBA.rgba!
         let stride = Int(config.pointee.output.u.RGBA.stride)
@@ -35,6 +36,7 @@ enum WebPStillDecoder {
         let resampler = RowResampler(
             inputSize: plan.decodedSize, geometries: plan.geometries, inputIsOpaque: features.isLossy && !features.hasAlpha)
         for row in 0..<rowsDecoded where !resampler.isComplete {
+            colorTransform?.apply(to: pixels + row * stride, width: plan.decodedSize.width)
             resampler.push(row: pixels + row * stride)
         }
         for (index, bitmap) in resampler.finish().enumerated() {
