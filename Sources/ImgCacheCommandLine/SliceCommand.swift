@@ -105,8 +105,8 @@ enum SliceCommand: Command {
         return try slices.map { slice in
             let data: Data
             switch job.format {
-            case .jpeg(let quality): data = try JPEGEncoder.encode(slice.bitmap, quality: quality)
-            default: data = try PNGEncoder.encode(slice.bitmap)
+            case .jpeg(let quality): data = try JPEGEncoder.encode(slice.bitmap, quality: quality, iccProfile: slice.iccProfile)
+            default: data = try PNGEncoder.encode(slice.bitmap, iccProfile: slice.iccProfile)
             }
             let path = try job.destination(of: slice.slot, isURL: false)!
             try DecodeCommand.write(data, to: path)

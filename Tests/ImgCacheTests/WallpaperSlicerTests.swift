@@ -45,6 +45,26 @@ final class WallpaperSlicerTests: XCTestCase {
         XCTAssertEqual(slices, 24 * 11 - 4, "the 640x1136 grid has 7 slots")
     }
 
+    /// A Display P3 screenshot (as iPhones take them) is sliced pixel for pixel, not converted, and
+    /// each slice carries the profile so it shows as the wallpaper does; the request of a slice
+    /// through the cache keeps them too.
+    func testAScreenshotsPixelsAndColourProfileAreKept() throws {
+        let layout = try HomeScreenLayout.resolve(screenshot: PixelSize(width: 640, height: 1136))
+        let slots = [try layout.slot(.small, at: .topLeft), try layout.slot(.medium, at: .middle)]
+        let colours: [[UInt8]] = [[250, 20, 30, 255], [10, 240, 60, 255]]
+        let bitmap = try HomeScreenshot.bitmap(size: layout.screenshotSize, painted: zip(slots, colours).map { ($0.rect, $1) })
+        let png = try PNGEncoder.encode(bitmap, iccProfile: ColorFixtures.displayP3)
+        let slices = try WallpaperSlicer(screenshot: .data(png), layout: layout).slices(slots)
+        for (slice, colour) in zip(slices, colours) {
+            XCTAssertTrue(HomeScreenshot.isFilled(slice.bitmap, with: colour), "\(slice.slot.name): stored pixels, unconverted")
+            XCTAssertEqual(slice.iccProfile, ColorFixtures.displayP3, slice.slot.name)
+        }
+        let untagged = try WallpaperSlicer(screenshot: .data(HomeScreenshot.png(bitmap)), layout: layout).slices(slots)
+        XCTAssertEqual(untagged.map(\.iccProfile), [nil, nil])
+        let request = WallpaperSlicer.request(for: slots[0], ofScreenshotAt: URL(string: "https://example.com/home.png")!)
+        XCTAssertEqual(request.colorPolicy, .keep)
+    }
+
     func testOneSliceByFamilyAndPositionAndTheSlotsALayoutLacks() throws {
         let layout = try HomeScreenLayout.resolve(screenshot: PixelSize(width: 640, height: 1136))
         let medium = try layout.slot(.medium, at: .middle)

@@ -44,8 +44,9 @@ final class SliceURLTests: XCTestCase {
             let variants = entries.filter { $0["kind"] as? String == "variant" }
             XCTAssertEqual(entries.filter { $0["kind"] as? String == "original" }.compactMap { $0["key"] as? String }, [url])
             XCTAssertEqual(Set(variants.compactMap { $0["original"] as? String }), [url])
+            // Each slice keeps the screenshot's pixels and profile: `;color=keep` ends its key.
             XCTAssertEqual(Set(variants.compactMap { ($0["key"] as? String)?.components(separatedBy: ";region=").last }),
-                           Set(layout.slots.map(\.rect.description)))
+                           Set(layout.slots.map { "\($0.rect);color=keep" }))
 
             // A slice asked for later is the stored variant: nothing is downloaded, nothing decoded.
             let again = try CommandRunner.run("imgcache", [
@@ -55,7 +56,7 @@ final class SliceURLTests: XCTestCase {
             let slice = try CommandRunner.json(again.output)
             XCTAssertEqual(slice["cache"] as? String, "disk")
             let path = try XCTUnwrap(slice["path"] as? String)
-            let key = try XCTUnwrap(variants.compactMap { $0["key"] as? String }.first { $0.hasSuffix(";region=296x296+400+764") })
+            let key = try XCTUnwrap(variants.compactMap { $0["key"] as? String }.first { $0.hasSuffix(";region=296x296+400+764;color=keep") })
             XCTAssertEqual(path, cacheDirectory.appendingPathComponent("data/" + CacheKey.fileName(forVariant: key, format: .png)).path)
             let stored = try ImageDecoder.decode(.file(path: path)).frames[0].bitmap
             XCTAssertTrue(HomeScreenshot.isFilled(stored, with: HomeScreenshot.colour(5)), "small-bottom-right is the sixth small slot")

@@ -13,8 +13,11 @@ public struct WallpaperSlicer: Sendable {
     /// One slot's slice.
     public struct Slice: Sendable {
         public let slot: WidgetSlot
-        /// The slot's pixels, `slot.rect.size`.
+        /// The slot's pixels, `slot.rect.size`, as the screenshot stores them.
         public let bitmap: Bitmap
+        /// The screenshot's RGB colour profile (Display P3 on recent iPhones), to embed in the
+        /// slice's file so it shows exactly as the wallpaper does; nil when it has none.
+        public let iccProfile: [UInt8]?
     }
 
     /// The screenshot: a portrait home-screen screenshot, PNG or JPEG (GIF's first frame).
@@ -57,17 +60,26 @@ public struct WallpaperSlicer: Sendable {
     /// The slices of `slots` (default: every slot of the layout), in that order, from one decode.
     public func slices(_ slots: [WidgetSlot]? = nil) throws -> [Slice] {
         let slots = slots ?? layout.slots
-        let options = slots.map { DecodingOptions(sourceRegion: $0.rect, maxFrames: 1, limits: limits) }
-        let bitmaps = Mutex([Int: Bitmap]())
+        // The screenshot's pixels and profile are kept: a converted slice could show a seam.
+        let options = slots.map { DecodingOptions(sourceRegion: $0.rect, maxFrames: 1, limits: limits, colorPolicy: .keep) }
+        let images = Mutex([Int: DecodedImage]())
         try ImageDecoder.decode(screenshot, targets: options) { index, image in
-            bitmaps.withLock { $0[index] = image.frames[0].bitmap }
+            images.withLock { $0[index] = image }
         }
-        return bitmaps.withLock { bitmaps in slots.indices.map { Slice(slot: slots[$0], bitmap: bitmaps[$0]!) } }
+        return images.withLock { images in
+            slots.indices.map { index in
+                let image = images[index]!
+                return Slice(
+                    slot: slots[index], bitmap: image.frames[0].bitmap,
+                    iccProfile: image.info.colorProfile.embeddedBytes(under: .keep))
+            }
+        }
     }
 
     /// The request that makes `slot`'s slice of the screenshot at `url` an `ImagePipeline` variant
-    /// of it: the slot's rectangle as `sourceRegion`, no target, in `format` (default PNG, lossless).
+    /// of it: the slot's rectangle as `sourceRegion`, no target, in `format` (default PNG, lossless),
+    /// the screenshot's pixels and colour profile kept (`ColorPolicy.keep`).
     public static func request(for slot: WidgetSlot, ofScreenshotAt url: URL, format: ImageRequest.OutputFormat = .png) -> ImageRequest {
-        ImageRequest(url: url, outputFormat: format, sourceRegion: slot.rect)
+        ImageRequest(url: url, outputFormat: format, sourceRegion: slot.rect, colorPolicy: .keep)
     }
 }
