@@ -14,8 +14,9 @@ extension ImagePipeline {
         }
     }
 
-    /// Stored variants where they are fresh and intact; for the rest, the original (fetched once,
-    /// revalidated when stale) is rendered once for all of them.
+    /// Stored variants where they are fresh and intact, then fresh variants from the Redis tier;
+    /// for the rest, the original (fetched once, revalidated when stale) is rendered once for all
+    /// of them.
     private func makeReady(_ plans: [Plan], keepsPixels: Bool) async -> VariantResults {
         var results: VariantResults = [:]
         var missing: [Plan] = []
@@ -25,6 +26,11 @@ extension ImagePipeline {
             case .success(nil): missing.append(plan)
             case .failure(let error): results[plan.variantKey] = .failure(error)
             }
+        }
+        if let redis, !missing.isEmpty {
+            let shared = await sharedVariants(missing, redis)
+            for (plan, variant) in zip(missing, shared) { results[plan.variantKey] = variant.map { .success($0) } }
+            missing = zip(missing, shared).filter { $0.1 == nil }.map(\.0)
         }
         guard let first = missing.first else { return results }
         let loadStart = DispatchTime.now()
@@ -43,7 +49,7 @@ extension ImagePipeline {
         var toRender = missing
         if !original.changed, original.entry != nil {
             // The original is the one stored variants were rendered from: they stay, fresh again.
-            let outcome: CacheOutcome = original.outcome == .disk ? .disk : .revalidated
+            let outcome: CacheOutcome = [.disk, .shared].contains(original.outcome) ? original.outcome : .revalidated
             toRender = []
             let refreshed = await storedVariants(missing, .refreshed(expiresAt: original.expiresAt), outcome: outcome)
             for (plan, found) in zip(missing, refreshed) {

@@ -1,0 +1,91 @@
+import Foundation
+
+extension ImagePipeline {
+    /// What the Redis tier holds for the original under `key`: its value (fresh or stale), and
+    /// the lease token when this instance is to download it.
+    ///
+    /// Without a fresh value this instance takes the lease; when another instance holds it, this
+    /// one looks again after 10 ms, then 20, 40... up to 200 ms apart (`leasePollStart`,
+    /// `leasePollMax`), for a fresh value or a free lease, for at most `leaseTTL`. Then, or as soon
+    /// as Redis cannot answer, it goes ahead without a lease: a dead leaseholder blocks nobody.
+    func sharedOriginal(_ key: String, _ redis: RedisTier) async -> (value: RedisCacheValue?, lease: String?) {
+        let redisKey = RedisTier.originalKey(key)
+        let configuration = redis.configuration
+        let deadline = Date().addingTimeInterval(configuration.leaseTTL)
+        var pause = configuration.leasePollStart
+        var value: RedisCacheValue?
+        while true {
+            // A cancelled task gets nil from `blocking.run`, hence `.unavailable`, and stops here.
+            value = (try? await blocking.run { redis.value(for: redisKey) }) ?? value
+            if let value, !value.isExpired() { return (value, nil) }
+            switch (try? await blocking.run { redis.acquireLease(for: redisKey) }) ?? .unavailable {
+            case .acquired(let token): return (value, token)
+            case .unavailable: return (value, nil)
+            case .held:
+                let left = deadline.timeIntervalSinceNow
+                guard left > 0 else { return (value, nil) }
+                try? await Task.sleep(for: .seconds(min(pause, left)))
+                pause = min(pause * 2, configuration.leasePollMax)
+            }
+        }
+    }
+
+    /// Releases a lease taken by `sharedOriginal`, even when the caller was cancelled meanwhile.
+    func releaseLease(_ redisKey: String, _ token: String, _ redis: RedisTier) async {
+        let blocking = self.blocking
+        await Task { _ = try? await blocking.run { redis.releaseLease(for: redisKey, token: token) } }.value
+    }
+
+    /// An original from Redis stored in the disk cache (replacing the stored copy, and the
+    /// variants rendered from it, when the bytes differ) and held open; outcome `.shared`.
+    /// Bytes over the disk cache's whole size limit are served without storing.
+    func adopt(_ value: RedisCacheValue, _ key: String, _ stored: CacheEntry?, _ opened: OpenedFile?) async throws
+        -> OriginalFetch
+    {
+        let diskCache = self.diskCache
+        return try await blocking.run {
+            let changed = try stored == nil || opened?.read() != value.payload
+            if stored != nil && changed { _ = try diskCache.remove(key: key, cascadeVariants: true) }
+            guard value.payload.count <= diskCache.configuration.sizeLimit else {
+                return OriginalFetch(
+                    source: .data(value.payload), file: nil, entry: nil, expiresAt: value.expiresAt, outcome: .shared,
+                    changed: changed)
+            }
+            let entry = try diskCache.store(
+                value.payload, for: key, kind: .original, contentType: value.contentType, etag: value.etag,
+                lastModified: value.lastModified, expiresAt: value.expiresAt)
+            let file = OpenedFile(entry.fileURL)
+            return OriginalFetch(
+                source: file?.source ?? .data(value.payload), file: file, entry: entry, expiresAt: value.expiresAt,
+                outcome: .shared, changed: changed)
+        }
+    }
+
+    /// Writes `bytes` to Redis under `redisKey` with the metadata of their disk cache `entry`.
+    func share(_ bytes: Data, _ entry: CacheEntry, under redisKey: String, _ redis: RedisTier) async {
+        let value = RedisCacheValue(
+            payload: bytes, contentType: entry.contentType, etag: entry.etag, lastModified: entry.lastModified,
+            expiresAt: entry.expiresAt)
+        _ = try? await blocking.run { redis.store(value, for: redisKey) }
+    }
+
+    /// The fresh variants Redis holds for `plans`, stored in the disk cache (linked to their
+    /// original) and described from their headers; nil for each variant it lacks or that is not
+    /// an image.
+    func sharedVariants(_ plans: [Plan], _ redis: RedisTier) async -> [PreparedVariant?] {
+        let diskCache = self.diskCache
+        let found = try? await blocking.run {
+            plans.map { plan -> PreparedVariant? in
+                guard let value = redis.value(for: RedisTier.variantKey(plan.variantKey)), !value.isExpired(),
+                      value.payload.count <= diskCache.configuration.sizeLimit,
+                      let format = try? ImageFormat.sniff(value.payload.prefix(ImageFormat.signatureLength)),
+                      let entry = try? diskCache.store(
+                          value.payload, for: plan.variantKey, kind: .variant(of: plan.originalKey), format: format,
+                          contentType: value.contentType, expiresAt: value.expiresAt)
+                else { return nil }
+                return try? PreparedVariant.stored(entry, outcome: .shared)
+            }
+        }
+        return found ?? plans.map { _ in nil }
+    }
+}
