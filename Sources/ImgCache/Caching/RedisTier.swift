@@ -87,19 +87,23 @@ public final class RedisTier: Sendable {
         case unavailable
     }
 
-    /// Takes the lease for `key` (SET NX with the lease TTL) under a random token.
-    func acquireLease(for key: String) -> LeaseAttempt {
+    /// Takes the lease for `key` (SET NX with the lease TTL, under a random token) and reads the
+    /// value under `key` again in the same round trip: a leaseholder stores its value before it
+    /// releases the lease, so a lease taken just after a release comes with the value stored by
+    /// it. These reads are not counted as lookups (the first lookup was).
+    func acquireLease(for key: String) -> (attempt: LeaseAttempt, value: RedisCacheValue?) {
         let token = UUID().uuidString
         let milliseconds = String(Int(configuration.leaseTTL * 1000))
-        guard let reply = run([Self.command("SET", Self.leaseKey(key), token, "NX", "PX", milliseconds)])?.first else {
-            return .unavailable
-        }
-        switch reply {
-        case .status("OK"): return .acquired(token: token)
-        case .null: return .held
+        let commands = [Self.command("SET", Self.leaseKey(key), token, "NX", "PX", milliseconds), Self.command("GET", key)]
+        guard let replies = run(commands) else { return (.unavailable, nil) }
+        var value: RedisCacheValue?
+        if case .bytes(let frame) = replies[1] { value = RedisCacheValue(decoding: frame) }
+        switch replies[0] {
+        case .status("OK"): return (.acquired(token: token), value)
+        case .null: return (.held, value)
         default:
             count { $0.errors += 1 }
-            return .unavailable
+            return (.unavailable, value)
         }
     }
 

@@ -3,7 +3,8 @@
 public struct RedisTierCounters: Sendable, Equatable {
     /// Lookups that found a valid, fresh value.
     public var hits = 0
-    /// Lookups that found nothing, a stale value, or a value that failed its checks.
+    /// Lookups that found nothing, a stale value, or a value that failed its checks. The looks
+    /// of an instance waiting for another's download are not counted: one miss per wait.
     public var misses = 0
     /// Values written.
     public var stores = 0

@@ -5,23 +5,30 @@ extension ImagePipeline {
     /// the lease token when this instance is to download it.
     ///
     /// Without a fresh value this instance takes the lease; when another instance holds it, this
-    /// one looks again after 10 ms, then 20, 40... up to 200 ms apart (`leasePollStart`,
-    /// `leasePollMax`), for a fresh value or a free lease, for at most `leaseTTL`. Then, or as soon
-    /// as Redis cannot answer, it goes ahead without a lease: a dead leaseholder blocks nobody.
+    /// one tries again after 10 ms, then 20, 40... up to 200 ms apart (`leasePollStart`,
+    /// `leasePollMax`), each try reading the value too, until the value is there, the lease is
+    /// free (its holder released it without a value, or died and it expired), or `leaseTTL` has
+    /// passed. Then, or as soon as Redis cannot answer, it goes ahead: a dead leaseholder blocks
+    /// nobody for longer than the lease TTL.
     func sharedOriginal(_ key: String, _ redis: RedisTier) async -> (value: RedisCacheValue?, lease: String?) {
         let redisKey = RedisTier.originalKey(key)
         let configuration = redis.configuration
         let deadline = Date().addingTimeInterval(configuration.leaseTTL)
         var pause = configuration.leasePollStart
-        var value: RedisCacheValue?
+        // A cancelled task gets nil from `blocking.run`, hence a miss and `.unavailable`: it stops.
+        var value = try? await blocking.run { redis.value(for: redisKey) }
         while true {
-            // A cancelled task gets nil from `blocking.run`, hence `.unavailable`, and stops here.
-            value = (try? await blocking.run { redis.value(for: redisKey) }) ?? value
             if let value, !value.isExpired() { return (value, nil) }
-            switch (try? await blocking.run { redis.acquireLease(for: redisKey) }) ?? .unavailable {
-            case .acquired(let token): return (value, token)
+            let (attempt, found) = (try? await blocking.run { redis.acquireLease(for: redisKey) }) ?? (.unavailable, nil)
+            value = found ?? value
+            switch attempt {
+            case .acquired(let token):
+                guard let value, !value.isExpired() else { return (value, token) }
+                await releaseLease(redisKey, token, redis)
+                return (value, nil)
             case .unavailable: return (value, nil)
             case .held:
+                if let value, !value.isExpired() { return (value, nil) }
                 let left = deadline.timeIntervalSinceNow
                 guard left > 0 else { return (value, nil) }
                 try? await Task.sleep(for: .seconds(min(pause, left)))
