@@ -26,8 +26,10 @@ final class RedisClient: Sendable {
         var skipUntil: DispatchTime?
         /// The next skip period.
         var retryDelay: TimeInterval
-        /// True from a failure to the next success: one warning per outage.
-        var isDown = false
+        /// When the current outage began: from a failure to the next success of a command started
+        /// after it (one warning per outage; a reply already on its way when the server died
+        /// does not end the outage).
+        var downSince: DispatchTime?
     }
 
     init(configuration: RedisConfiguration, log: (@Sendable (String) -> Void)?) {
@@ -53,7 +55,8 @@ final class RedisClient: Sendable {
                 let replies = try connection.run(pipelined: commands)
                 state.withLock { state in
                     state.idle.append(connection)
-                    state.isDown = false
+                    guard state.downSince.map({ now > $0 }) ?? true else { return }
+                    state.downSince = nil
                     state.skipUntil = nil
                     state.retryDelay = configuration.retryAfterFailure
                 }
@@ -78,8 +81,9 @@ final class RedisClient: Sendable {
             let delay = state.retryDelay
             state.skipUntil = now + delay
             state.retryDelay = min(delay * 2, configuration.retryAfterFailureMax)
-            defer { state.isDown = true }
-            return (!state.isDown, delay)
+            guard state.downSince == nil else { return (false, delay) }
+            state.downSince = now
+            return (true, delay)
         }
         if warns {
             log?("warning: Redis at \(configuration.displayURL) is unavailable (\(detail)); "
