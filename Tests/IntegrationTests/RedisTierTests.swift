@@ -25,12 +25,15 @@ final class RedisTierTests: XCTestCase {
     }
 
     /// A pipeline with its own empty disk cache, sharing `redisURL` (the test's server by default).
-    private func pipeline(redisURL: String? = nil, log: LogLines = LogLines(), ttl: TimeInterval = 3600) throws -> ImagePipeline {
+    private func pipeline(
+        redisURL: String? = nil, log: LogLines = LogLines(), ttl: TimeInterval = 3600, maxValueBytes: Int = 8 << 20
+    ) throws -> ImagePipeline {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("imgcache-redis-\(UUID().uuidString)")
         folders.append(folder)
         var redisConfiguration = try RedisConfiguration(url: redisURL ?? redis.url)
         redisConfiguration.retryAfterFailure = 0.2
         redisConfiguration.retryAfterFailureMax = 0.4
+        redisConfiguration.maxValueBytes = maxValueBytes
         var configuration = ImagePipeline.Configuration(memoryCacheLimit: 0, redis: redisConfiguration, log: log.hook)
         configuration.diskCache.root = folder
         configuration.loading.defaultTTL = ttl
@@ -141,6 +144,20 @@ final class RedisTierTests: XCTestCase {
         }
         XCTAssertGreaterThan(try XCTUnwrap(instance.redisCounters?.stores), stores)
         XCTAssertEqual(log.all.count, 1, "one warning for one outage: \(log.all)")
+    }
+
+    func testValuesOverTheCapAreNotStored() async throws {
+        let large = try TestImage.jpeg(width: 400, height: 300)
+        try large.write(to: nginx.root.appendingPathComponent("large.jpg"))
+        let capped = try pipeline(maxValueBytes: 2048)
+        let request = ImageRequest(url: nginx.url("/large.jpg"), target: .pixels(PixelSize(width: 16, height: 16)))
+        let result = try await capped.prepare(request)
+        XCTAssertEqual(result.cacheOutcome, .network)
+        XCTAssertGreaterThan(large.count, 2048)
+        XCTAssertLessThan(result.byteCount, 2048)
+        XCTAssertEqual(try redis.cli("EXISTS", RedisTier.originalKey(nginx.url("/large.jpg").absoluteString)), "0")
+        XCTAssertEqual(capped.redisCounters?.stores, 1, "the small variant only")
+        XCTAssertEqual(capped.redisCounters?.errors, 0)
     }
 
     func testOutOfMemoryAndReadOnlyRedisNeverFailARequest() async throws {

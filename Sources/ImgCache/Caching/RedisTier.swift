@@ -12,7 +12,7 @@ public final class RedisTier: Sendable {
     public let configuration: RedisConfiguration
     private let client: RedisClient
     /// This instance's counters, and the part of them not yet added to `imgcache:stats` (sent
-    /// with the next command that reaches Redis, and when the tier is released).
+    /// with the next command that reaches Redis, or by `flushCounters()`).
     private let counts = Mutex((local: RedisTierCounters(), unsent: RedisTierCounters()))
 
     static let statsKey = "imgcache:stats"
@@ -26,7 +26,11 @@ public final class RedisTier: Sendable {
         client = RedisClient(configuration: configuration, log: log)
     }
 
-    deinit { _ = run([]) }
+    /// Adds the counters not yet sent to `imgcache:stats` now; when Redis cannot be reached they
+    /// wait for the next command that reaches it.
+    public func flushCounters() {
+        _ = run([])
+    }
 
     /// This instance's counters since it was made.
     public var counters: RedisTierCounters { counts.withLock { $0.local } }

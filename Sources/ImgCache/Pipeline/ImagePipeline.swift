@@ -50,6 +50,14 @@ public final class ImagePipeline: Sendable {
     /// What this pipeline's Redis tier did so far; nil without a tier.
     public var redisCounters: RedisTierCounters? { redis?.counters }
 
+    /// Adds this pipeline's Redis counters not yet in `imgcache:stats` (they otherwise go with its
+    /// next Redis command), on a blocking thread; for a process about to exit. Nothing without
+    /// a tier.
+    public func flushRedisCounters() async {
+        guard let redis else { return }
+        _ = try? await blocking.run { redis.flushCounters() }
+    }
+
     /// The prepared image for `request`, with its pixels. A variant rendered now carries the pixels
     /// it was encoded from; one found in the disk cache is decoded from its file.
     public func image(for request: ImageRequest) async throws -> ImageResponse {
