@@ -55,11 +55,31 @@ final class RedisLeaseTests: XCTestCase {
         }
         XCTAssertEqual(outcomes.filter { $0 == .network }.count, 10, "\(outcomes)")
         XCTAssertEqual(outcomes.filter { $0 == .shared }.count, 30, "\(outcomes)")
+        // Each original downloaded once and each variant rendered once: the others waited for it.
+        XCTAssertEqual(instances.map { $0.redisCounters?.stores ?? 0 }.reduce(0, +), 20)
         usleep(200_000)
         let log = try nginx.accessLog(count: 11)
         XCTAssertEqual(log.count, 10, "\(log.map(\.path))")
         XCTAssertEqual(Set(log.map(\.path)).count, 10)
         for index in 0..<10 { XCTAssertEqual(try redis.cli("EXISTS", leaseKey("/p\(index).jpg")), "0", "lease released") }
+    }
+
+    func testInstancesRenderingSeveralTargetsNeverWaitForEachOther() async throws {
+        let instances = try (0..<3).map { _ in try pipeline() }
+        let requests = [16, 24, 32, 40].map {
+            ImageRequest(url: nginx.url("/p2.jpg"), target: .pixels(PixelSize(width: $0, height: $0)))
+        }
+        let start = Date()
+        let failures = await withTaskGroup(of: Int.self) { group in
+            for instance in instances {
+                group.addTask { await instance.prefetch(requests).filter { (try? $0.get()) == nil }.count }
+            }
+            return await group.reduce(0, +)
+        }
+        XCTAssertEqual(failures, 0)
+        XCTAssertLessThan(Date().timeIntervalSince(start), 2, "no wait for a lease TTL (5 s)")
+        usleep(100_000)
+        XCTAssertEqual(try nginx.accessLog(count: 2).count, 1)
     }
 
     func testDeadLeaseholderBlocksOnlyUntilItsLeaseExpires() async throws {

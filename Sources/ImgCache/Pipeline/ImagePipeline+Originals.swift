@@ -20,7 +20,7 @@ struct OriginalFetch: Sendable {
 extension ImagePipeline {
     /// The original at `url`: the stored copy while fresh; else, with a Redis tier, a fresh copy
     /// from Redis (stored locally), or the lease to download it while other instances wait for
-    /// the value (see `sharedOriginal`); else a conditional request with the stored validators
+    /// the value (see `sharedValue`); else a conditional request with the stored validators
     /// (from Redis when there is no local copy), where a 304 keeps the stored bytes and refreshes
     /// their expiry; else a download, checked by `accept` before it is stored locally and in Redis.
     func fetchOriginal(_ url: URL, accept: @Sendable (Data) throws -> Void) async throws -> OriginalFetch {
@@ -41,7 +41,7 @@ extension ImagePipeline {
                 changed: false)
         }
         guard let redis else { return try await download(url, key, stored, opened, accept: accept) }
-        let shared = await sharedOriginal(key, redis)
+        let shared = await sharedValue(RedisTier.originalKey(key), redis)
         if let value = shared.value, (try? accept(value.payload)) != nil {
             if !value.isExpired() { return try await adopt(value, key, stored, opened) }
             if stored == nil {

@@ -1,8 +1,8 @@
 import Foundation
 
 extension ImagePipeline {
-    /// What the Redis tier holds for the original under `key`: its value (fresh or stale), and
-    /// the lease token when this instance is to download it.
+    /// What the Redis tier holds under `redisKey` (an original's or a variant's): its value
+    /// (fresh or stale), and the lease token when this instance is to download or render it.
     ///
     /// Without a fresh value this instance takes the lease; when another instance holds it, this
     /// one tries again after 10 ms, then 20, 40... up to 200 ms apart (`leasePollStart`,
@@ -10,8 +10,7 @@ extension ImagePipeline {
     /// free (its holder released it without a value, or died and it expired), or `leaseTTL` has
     /// passed. Then, or as soon as Redis cannot answer, it goes ahead: a dead leaseholder blocks
     /// nobody for longer than the lease TTL.
-    func sharedOriginal(_ key: String, _ redis: RedisTier) async -> (value: RedisCacheValue?, lease: String?) {
-        let redisKey = RedisTier.originalKey(key)
+    func sharedValue(_ redisKey: String, _ redis: RedisTier) async -> (value: RedisCacheValue?, lease: String?) {
         let configuration = redis.configuration
         let deadline = Date().addingTimeInterval(configuration.leaseTTL)
         var pause = configuration.leasePollStart
@@ -37,7 +36,7 @@ extension ImagePipeline {
         }
     }
 
-    /// Releases a lease taken by `sharedOriginal`, even when the caller was cancelled meanwhile.
+    /// Releases a lease taken by `sharedValue`, even when the caller was cancelled meanwhile.
     func releaseLease(_ redisKey: String, _ token: String, _ redis: RedisTier) async {
         let blocking = self.blocking
         await Task { _ = try? await blocking.run { redis.releaseLease(for: redisKey, token: token) } }.value
@@ -76,23 +75,19 @@ extension ImagePipeline {
         _ = try? await blocking.run { redis.store(value, for: redisKey) }
     }
 
-    /// The fresh variants Redis holds for `plans`, stored in the disk cache (linked to their
-    /// original) and described from their headers; nil for each variant it lacks or that is not
-    /// an image.
-    func sharedVariants(_ plans: [Plan], _ redis: RedisTier) async -> [PreparedVariant?] {
+    /// A fresh variant from Redis stored in the disk cache (linked to its original) and described
+    /// from its headers, outcome `.shared`; nil when it is not an image or cannot be stored.
+    func adoptVariant(_ value: RedisCacheValue, _ plan: Plan) async -> PreparedVariant? {
         let diskCache = self.diskCache
-        let found = try? await blocking.run {
-            plans.map { plan -> PreparedVariant? in
-                guard let value = redis.value(for: RedisTier.variantKey(plan.variantKey)), !value.isExpired(),
-                      value.payload.count <= diskCache.configuration.sizeLimit,
-                      let format = try? ImageFormat.sniff(value.payload.prefix(ImageFormat.signatureLength)),
-                      let entry = try? diskCache.store(
-                          value.payload, for: plan.variantKey, kind: .variant(of: plan.originalKey), format: format,
-                          contentType: value.contentType, expiresAt: value.expiresAt)
-                else { return nil }
-                return try? PreparedVariant.stored(entry, outcome: .shared)
-            }
+        let adopted = try? await blocking.run { () -> PreparedVariant? in
+            guard value.payload.count <= diskCache.configuration.sizeLimit,
+                  let format = try? ImageFormat.sniff(value.payload.prefix(ImageFormat.signatureLength)),
+                  let entry = try? diskCache.store(
+                      value.payload, for: plan.variantKey, kind: .variant(of: plan.originalKey), format: format,
+                      contentType: value.contentType, expiresAt: value.expiresAt)
+            else { return nil }
+            return try? PreparedVariant.stored(entry, outcome: .shared)
         }
-        return found ?? plans.map { _ in nil }
+        return adopted ?? nil
     }
 }
