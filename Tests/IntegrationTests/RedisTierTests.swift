@@ -146,6 +146,19 @@ final class RedisTierTests: XCTestCase {
         XCTAssertEqual(log.all.count, 1, "one warning for one outage: \(log.all)")
     }
 
+    func testLocalFilesStayOutOfRedis() async throws {
+        var configuration = ImagePipeline.Configuration(memoryCacheLimit: 0, redis: try RedisConfiguration(url: redis.url))
+        configuration.diskCache.root = FileManager.default.temporaryDirectory.appendingPathComponent("imgcache-redis-\(UUID().uuidString)")
+        folders.append(configuration.diskCache.root)
+        configuration.loading.allowsFileURLs = true
+        let local = try ImagePipeline(configuration: configuration)
+        let file = nginx.root.appendingPathComponent("p0.jpg")
+        let result = try await local.prepare(ImageRequest(url: file, target: .pixels(PixelSize(width: 16, height: 16))))
+        XCTAssertEqual(result.cacheOutcome, .network)
+        XCTAssertEqual(local.redisCounters, RedisTierCounters())
+        XCTAssertEqual(try redis.cli("DBSIZE"), "0", "a path means nothing on another host")
+    }
+
     func testValuesOverTheCapAreNotStored() async throws {
         let large = try TestImage.jpeg(width: 400, height: 300)
         try large.write(to: nginx.root.appendingPathComponent("large.jpg"))

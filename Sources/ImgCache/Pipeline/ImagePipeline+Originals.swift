@@ -40,18 +40,22 @@ extension ImagePipeline {
                 source: opened.source, file: opened, entry: stored, expiresAt: stored.expiresAt, outcome: .disk,
                 changed: false)
         }
-        guard let redis else { return try await download(url, key, stored, opened, accept: accept) }
-        let shared = await sharedValue(RedisTier.originalKey(key), redis)
-        if let value = shared.value, (try? accept(value.payload)) != nil {
-            if !value.isExpired() { return try await adopt(value, key, stored, opened) }
-            if stored == nil {
-                // A stale copy with its validators: revalidated below as if it had been stored here.
-                let adopted = try await adopt(value, key, nil, nil)
-                (stored, opened) = (adopted.entry, adopted.file)
-            }
+        guard let redis = redisTier(for: url) else {
+            return try await download(url, key, stored, opened, accept: accept)
         }
+        let shared = await sharedValue(RedisTier.originalKey(key), redis)
         do {
-            let fetch = try await download(url, key, stored, opened, accept: accept)
+            var fetch: OriginalFetch
+            if let value = shared.value, (try? accept(value.payload)) != nil, !value.isExpired() {
+                fetch = try await adopt(value, key, stored, opened)
+            } else {
+                if let value = shared.value, stored == nil, (try? accept(value.payload)) != nil {
+                    // A stale copy with its validators: revalidated as if it had been stored here.
+                    let adopted = try await adopt(value, key, nil, nil)
+                    (stored, opened) = (adopted.entry, adopted.file)
+                }
+                fetch = try await download(url, key, stored, opened, accept: accept)
+            }
             if let token = shared.lease { await releaseLease(RedisTier.originalKey(key), token, redis) }
             return fetch
         } catch {
@@ -81,7 +85,7 @@ extension ImagePipeline {
                     for: key, expiresAt: response.freshness.expires, etag: response.validators.etag,
                     lastModified: response.validators.lastModified)
             } ?? stored
-            if let redis, let bytes = try? opened?.read() {
+            if let redis = redisTier(for: url), let bytes = try? opened?.read() {
                 await share(bytes, refreshed, under: RedisTier.originalKey(key), redis)
             }
             return OriginalFetch(
@@ -118,7 +122,7 @@ extension ImagePipeline {
         guard let entry else {
             return OriginalFetch(source: .data(response.data), file: nil, entry: nil, expiresAt: nil, outcome: .network, changed: changed)
         }
-        if let redis { await share(response.data, entry, under: RedisTier.originalKey(key), redis) }
+        if let redis = redisTier(for: url) { await share(response.data, entry, under: RedisTier.originalKey(key), redis) }
         // Read from the stored file, held open; from the downloaded bytes if a sweep already took it.
         return OriginalFetch(
             source: file?.source ?? .data(response.data), file: file, entry: entry, expiresAt: response.freshness.expires,

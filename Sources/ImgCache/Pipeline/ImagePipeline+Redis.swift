@@ -1,6 +1,12 @@
 import Foundation
 
 extension ImagePipeline {
+    /// The Redis tier for originals and variants of `url`: none for a local file, whose path
+    /// means nothing on another host.
+    func redisTier(for url: URL) -> RedisTier? {
+        url.isFileURL ? nil : redis
+    }
+
     /// What the Redis tier holds under `redisKey` (an original's or a variant's): its value
     /// (fresh or stale), and the lease token when this instance is to download or render it.
     ///

@@ -55,7 +55,7 @@ extension ImagePipeline {
         } catch {
             return Dictionary(uniqueKeysWithValues: plans.map { ($0.variantKey, .failure(error)) })
         }
-        if let redis {
+        if let redis = redisTier(for: plans[0].request.url) {
             for (encoded, entry) in zip(work.encoded, stored) {
                 guard case .success(let entry?) = entry else { continue }
                 await share(encoded.data, entry, under: RedisTier.variantKey(encoded.plan.variantKey), redis)

@@ -28,7 +28,9 @@ extension ImagePipeline {
             case .failure(let error): results[plan.variantKey] = .failure(error)
             }
         }
-        guard let redis, !missing.isEmpty else { return await fetchAndRender(missing, results, keepsPixels: keepsPixels) }
+        guard let redis = missing.first.flatMap({ redisTier(for: $0.request.url) }) else {
+            return await fetchAndRender(missing, results, keepsPixels: keepsPixels)
+        }
         var leases: [(key: String, token: String)] = []
         var unshared: [Plan] = []
         // In variant key order, the same in every instance: two instances never wait for each
