@@ -24,9 +24,9 @@ SUDO := $(shell [ "$$(id -u)" -eq 0 ] || command -v sudo 2>/dev/null)
 # Debian packages: the C libraries the package links (cairo and the DejaVu font for the CLI's
 # overlay), and the tools the samples, conformance checks and benchmarks use. .ci/run installs the
 # same list.
-APT_PACKAGES := libgif-dev libpng-dev libjpeg-dev libsqlite3-dev libssl-dev libdeflate-dev liblcms2-dev libwebp-dev webp libcairo2-dev fonts-dejavu-core pkg-config nginx libhiredis-dev redis-server \
+APT_PACKAGES := libgif-dev libpng-dev libjpeg-dev libsqlite3-dev libssl-dev libdeflate-dev liblcms2-dev libwebp-dev webp libcairo2-dev fonts-dejavu-core pkg-config nginx \
 	python3 python3-pip libjpeg-turbo-progs imagemagick gifsicle libvips-tools hyperfine time \
-	openssl ca-certificates
+	openssl ca-certificates libhiredis-dev redis-server
 
 IMGCACHE_BIN ?= .build/release/imgcache
 DEMO_SIZE ?= 1014x474
