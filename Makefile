@@ -26,7 +26,7 @@ SUDO := $(shell [ "$$(id -u)" -eq 0 ] || command -v sudo 2>/dev/null)
 # same list.
 APT_PACKAGES := libgif-dev libpng-dev libjpeg-dev libsqlite3-dev libssl-dev libdeflate-dev liblcms2-dev libwebp-dev webp libgs-common libcairo2-dev fonts-dejavu-core pkg-config nginx \
 	python3 python3-pip libjpeg-turbo-progs imagemagick gifsicle libvips-tools hyperfine time \
-	openssl ca-certificates
+	openssl ca-certificates libhiredis-dev redis-server
 
 IMGCACHE_BIN ?= .build/release/imgcache
 DEMO_SIZE ?= 1014x474
@@ -35,7 +35,7 @@ THROUGHPUT_FLAGS ?=
 
 FUZZ_SECONDS ?= 600
 
-.PHONY: all help setup build release test demo fuzz bench bench-throughput bench-compare bench-corpus bench-memory bench-limits bench-webp clean
+.PHONY: all help setup build release test demo fuzz bench bench-throughput bench-compare bench-corpus bench-memory bench-limits bench-webp bench-redis clean
 
 all: build
 
@@ -52,6 +52,7 @@ help:
 	@echo "make bench-memory  peak-RSS benchmark (Benchmarks/memory.sh; pass options as BENCH_FLAGS=--report-only)"
 	@echo "make bench-limits  peak RSS at the decoding limits against vipsthumbnail, checked against 250 MB (Benchmarks/memory-limits.sh)"
 	@echo "make bench-webp    setup, release build, a 24 MP WebP to 1014x474 JPEG against vipsthumbnail, Pillow and dwebp with hyperfine (Benchmarks/webp.sh; BENCH_FLAGS=\"--rounds 3 --runs 5\")"
+	@echo "make bench-redis   setup, release build, 4 prefetch instances sharing one Redis against 1: origin requests and wall time (Benchmarks/redis.sh; BENCH_FLAGS=\"--urls 200 --instances 4 --delay-ms 20\")"
 	@echo "make fuzz          build the libFuzzer harnesses (ASan) and run each for FUZZ_SECONDS (default 600) (Fuzz/run.sh)"
 	@echo "make clean         remove .build and out"
 
@@ -117,6 +118,9 @@ bench-limits: setup release
 
 bench-webp: setup release
 	Benchmarks/webp.sh --no-build $(BENCH_FLAGS)
+
+bench-redis: setup release
+	Benchmarks/redis.sh --no-build $(BENCH_FLAGS)
 
 # Benchmark runs keep everything they write outside the repository (the corpus folder and TMPDIR).
 bench: bench-corpus release

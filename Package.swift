@@ -25,12 +25,14 @@ let package = Package(
         .systemLibrary(name: "CLCMS", path: "Sources/CLCMS"),
         // WebP sources, still (libwebp) and animated (libwebpdemux).
         .systemLibrary(name: "CWebP", path: "Sources/CWebP"),
+        // The shared Redis tier under the local caches (hiredis, blocking calls with time-outs).
+        .systemLibrary(name: "CHiredis", path: "Sources/CHiredis"),
         // The overlay's drawing (outlines and text) with cairo, for the CLI only: the ImgCache
         // library never links a drawing library.
         .systemLibrary(name: "CCairo", path: "Sources/CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         .target(
             name: "ImgCache",
-            dependencies: ["CGIF", "CPNG", "CJPEG", "CSQLite", "CCrypto", "CDeflate", "CLCMS", "CWebP"],
+            dependencies: ["CGIF", "CPNG", "CJPEG", "CSQLite", "CCrypto", "CDeflate", "CLCMS", "CWebP", "CHiredis"],
             path: "Sources/ImgCache"
         ),
         .target(name: "ImgCacheDrawing", dependencies: ["ImgCache", "CCairo"], path: "Sources/ImgCacheDrawing"),

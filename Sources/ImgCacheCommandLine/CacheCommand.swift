@@ -28,6 +28,8 @@ enum CacheCommand: Command {
           --json            print JSON instead of text
           --size-limit SIZE prune: the limit to trim to, e.g. 100MB (default 256MB; 1 MB = 2^20 B)
           --repair          verify: remove what is inconsistent
+          --redis URL       stats: also the shared Redis tier's counters, added up over every instance
+                            (default $IMGCACHE_REDIS): hits, misses, stores, errors
         """
 
     static func run(_ arguments: inout ArgumentList) throws {
@@ -35,6 +37,7 @@ enum CacheCommand: Command {
         let json = arguments.flag("--json")
         let repair = arguments.flag("--repair")
         let sizeLimit = try arguments.value("--size-limit", expected: "a byte count such as 100MB", parse: parseByteCount)
+        let redisOption = try arguments.value("--redis")
         let words = try (try? arguments.positionals(2, usage: usage)) ?? arguments.positionals(1, usage: usage)
         let verb = words[0]
         guard ["stats", "ls", "prune", "clear", "verify", "path"].contains(verb) else {
@@ -44,6 +47,7 @@ enum CacheCommand: Command {
         if verb != "path" && words.count > 1 { throw UsageError("unexpected argument '\(words[1])'") }
         if repair && verb != "verify" { throw UsageError("--repair applies to 'verify' only") }
         if sizeLimit != nil && verb != "prune" { throw UsageError("--size-limit applies to 'prune' only") }
+        if redisOption != nil && verb != "stats" { throw UsageError("--redis applies to 'stats' only") }
 
         var configuration = DiskCache.Configuration()
         if let folder { configuration.root = URL(fileURLWithPath: folder, isDirectory: true) }
@@ -51,7 +55,11 @@ enum CacheCommand: Command {
         let cache = try DiskCache(configuration: configuration)
         let output = CacheOutput(json: json)
         switch verb {
-        case "stats": output.print(stats: try cache.stats(), root: cache.root)
+        case "stats":
+            let redis = try RedisOption.configuration(redisOption).map { configuration in
+                (configuration, RedisTier(configuration: configuration, log: RedisOption.log).sharedCounters())
+            }
+            output.print(stats: try cache.stats(), root: cache.root, redis: redis)
         case "ls": output.print(entries: try cache.entries())
         case "prune": output.print(removal: try cache.sweep())
         case "clear": output.print(removal: try cache.clear())

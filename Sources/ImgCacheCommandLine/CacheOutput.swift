@@ -6,13 +6,23 @@ import ImgCache
 struct CacheOutput {
     let json: Bool
 
-    func print(stats: CacheStats, root: URL) {
+    /// The disk cache's figures, and with `redis` the tier's URL (without password) and its
+    /// counters over every instance (nil: Redis unreachable).
+    func print(stats: CacheStats, root: URL, redis: (RedisConfiguration, RedisTierCounters?)? = nil) {
         if json {
-            return emit([
+            var object: [String: Any] = [
                 "root": root.path, "entries": stats.entryCount, "bytes": stats.totalBytes, "sizeLimit": stats.sizeLimit,
                 "originals": stats.originalCount, "variants": stats.variantCount, "expired": stats.expiredCount,
                 "oldestAccess": date(stats.oldestAccess), "newestAccess": date(stats.newestAccess),
-            ])
+            ]
+            if let (configuration, counters) = redis {
+                object["redis"] = [
+                    "url": configuration.displayURL, "available": counters != nil, "hits": counters?.hits ?? NSNull(),
+                    "misses": counters?.misses ?? NSNull(), "stores": counters?.stores ?? NSNull(),
+                    "errors": counters?.errors ?? NSNull(),
+                ] as [String: Any]
+            }
+            return emit(object)
         }
         let share = stats.sizeLimit > 0 ? Double(stats.totalBytes) / Double(stats.sizeLimit) * 100 : 0
         var lines = [
@@ -22,6 +32,11 @@ struct CacheOutput {
         ]
         if let oldest = stats.oldestAccess, let newest = stats.newestAccess {
             lines.append("last access: \(Self.iso(oldest)) to \(Self.iso(newest))")
+        }
+        if let (configuration, counters) = redis {
+            lines.append("redis: \(configuration.displayURL): " + (counters.map {
+                "\($0.hits) hits, \($0.misses) misses, \($0.stores) stores, \($0.errors) errors (all instances)"
+            } ?? "unavailable"))
         }
         Swift.print(lines.joined(separator: "\n"))
     }

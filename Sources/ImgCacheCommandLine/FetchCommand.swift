@@ -39,12 +39,12 @@ enum FetchCommand: Command {
         guard requests.count == 1 else {
             if output != nil { throw UsageError("-o takes one target; give one --device and one --widget") }
             // Several targets: one download and one decode for all, a path (or report) for each.
-            let summaries = try runBlocking { await pipeline.prefetch(requests) }.map { try $0.get() }
+            let summaries = try runBlocking(flushing: pipeline) { await pipeline.prefetch(requests) }.map { try $0.get() }
             let reports = summaries.map { FetchReport(path: $0.fileURL?.path ?? Self.notStored, response: $0) }
             print(json ? try FetchReport.json(reports.map { $0.object() }) : reports.map(\.path).joined(separator: "\n"))
             return
         }
-        let response = try runBlocking { try await pipeline.prepare(requests[0]) }
+        let response = try runBlocking(flushing: pipeline) { try await pipeline.prepare(requests[0]) }
         if let output { try DecodeCommand.write(try response.encodedData(), to: output) }
         let path = output ?? response.fileURL?.path ?? Self.notStored
         if json {
@@ -79,6 +79,19 @@ func runBlocking<Value: Sendable>(_ work: @escaping @Sendable () async throws ->
     }
     semaphore.wait()
     return try box.result!.get()
+}
+
+/// `runBlocking(work)`, then, whatever its outcome, the pipeline's Redis counters sent before
+/// the process exits.
+func runBlocking<Value: Sendable>(
+    flushing pipeline: ImagePipeline, _ work: @escaping @Sendable () async throws -> Value
+) throws -> Value {
+    try runBlocking {
+        let result: Result<Value, any Error>
+        do { result = .success(try await work()) } catch { result = .failure(error) }
+        await pipeline.flushRedisCounters()
+        return try result.get()
+    }
 }
 
 /// Carries a result from a task to the thread waiting for it (written before the semaphore is

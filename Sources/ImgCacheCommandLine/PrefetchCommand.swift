@@ -35,7 +35,9 @@ enum PrefetchCommand: Command {
         let sources = pairs.map(\.0), requests = pairs.map(\.1)
         let pipeline = try fetch.pipeline()
         let progress = ProgressBar(total: requests.count, enabled: isatty(STDERR_FILENO) == 1 && !json)
-        let results = try runBlocking { await pipeline.prefetch(requests) { done, _ in progress.update(done) } }
+        let results = try runBlocking(flushing: pipeline) {
+            await pipeline.prefetch(requests) { done, _ in progress.update(done) }
+        }
         progress.finish()
         let summary = PrefetchSummary(sources: sources, results: results)
         print(json ? try summary.json() : summary.text())

@@ -14,7 +14,8 @@ struct PrefetchSummary {
 
     func text() -> String {
         var lines = ["prefetched \(results.count - failureCount) of \(results.count): \(count(.network)) downloaded, "
-            + "\(count(.revalidated)) revalidated, \(count(.disk) + count(.memory)) already cached, \(failureCount) failed"]
+            + "\(count(.revalidated)) revalidated, \(count(.disk) + count(.memory)) already cached, \(failureCount) failed"
+            + (count(.shared) > 0 ? ", \(count(.shared)) from Redis" : "")]
         for (source, result) in zip(sources, results) {
             if case .failure(let error) = result { lines.append("  failed \(source): \(ExitStatus.describing(error).message)") }
         }
@@ -32,7 +33,8 @@ struct PrefetchSummary {
         }
         let object: [String: Any] = [
             "total": results.count, "failed": failureCount, "network": count(.network),
-            "revalidated": count(.revalidated), "cached": count(.disk) + count(.memory), "items": items,
+            "revalidated": count(.revalidated), "cached": count(.disk) + count(.memory),
+            "shared": count(.shared), "items": items,
         ]
         return try FetchReport.json(object)
     }

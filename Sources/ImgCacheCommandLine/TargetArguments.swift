@@ -37,6 +37,7 @@ struct TargetArguments {
           --allowed-hosts L   fetch http(s) URLs, and follow redirects, only to these hosts: names and
                               *.domain patterns, comma-separated (default: any host; exit 12 otherwise).
                               Names, not addresses: no defence against DNS rebinding
+        \(RedisOption.help)
         """
 
     /// Every target asked for; empty when none was (the source size is kept).
@@ -49,6 +50,8 @@ struct TargetArguments {
     var cacheDirectory: String?
     /// `--allowed-hosts`, for the verbs that fetch: nil allows any host.
     var allowedHosts: [String]?
+    /// `--redis` or `$IMGCACHE_REDIS`, for the verbs that fetch: nil for no shared tier.
+    var redis: RedisConfiguration?
 
     /// Reads the target options, and `--cache-dir` when `cacheDirectory` is true.
     static func parse(_ arguments: inout ArgumentList, cacheDirectory: Bool) throws -> TargetArguments {
@@ -93,6 +96,7 @@ struct TargetArguments {
             result.allowedHosts = try arguments.value("--allowed-hosts").map { list in
                 list.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
             }
+            result.redis = try RedisOption.configuration(try arguments.value("--redis"))
         }
         return result
     }
@@ -172,6 +176,8 @@ struct TargetArguments {
         configuration.loading.allowsFileURLs = true
         configuration.loading.userAgent = "imgcache/\(CommandLineTool.version)"
         configuration.loading.allowedHosts = allowedHosts
+        configuration.redis = redis
+        configuration.log = RedisOption.log
         if let cacheDirectory { configuration.diskCache.root = URL(fileURLWithPath: cacheDirectory, isDirectory: true) }
         return try ImagePipeline(configuration: configuration)
     }

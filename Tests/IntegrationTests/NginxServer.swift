@@ -88,7 +88,7 @@ final class NginxServer {
     }
 
     /// A port nothing listens on now: bound to port 0, read back, released.
-    private static func freePort() throws -> Int {
+    static func freePort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw ServerError("socket() failed") }
         defer { close(fd) }
@@ -107,7 +107,7 @@ final class NginxServer {
     }
 
     /// True when a TCP connection to 127.0.0.1:`port` is accepted.
-    private static func accepts(port: Int) -> Bool {
+    static func accepts(port: Int) -> Bool {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }

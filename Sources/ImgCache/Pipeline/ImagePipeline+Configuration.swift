@@ -41,6 +41,13 @@ extension ImagePipeline {
         /// at once (`prefetch` with several sizes of a URL); more targets take further passes.
         /// Default 64 MiB (`ImageDecoder.defaultPassBudgetBytes`).
         public var renderPassBudgetBytes: Int
+        /// The shared Redis tier under the local caches: looked up after the disk cache and
+        /// before the network, written with every download and rendered variant, and leased so
+        /// that one instance of a fleet downloads each original. Default nil: no tier.
+        public var redis: RedisConfiguration?
+        /// Receives warnings the pipeline recovers from, such as the Redis tier becoming
+        /// unavailable (once per outage). Default nil: not reported.
+        public var log: (@Sendable (String) -> Void)?
 
         public init(
             loading: DataLoader.Configuration = DataLoader.Configuration(),
@@ -53,7 +60,9 @@ extension ImagePipeline {
             maxFrames: Int = 50,
             frameBudgetBytes: Int = 15 << 20,
             limits: DecodingLimits = DecodingLimits(),
-            renderPassBudgetBytes: Int = ImageDecoder.defaultPassBudgetBytes
+            renderPassBudgetBytes: Int = ImageDecoder.defaultPassBudgetBytes,
+            redis: RedisConfiguration? = nil,
+            log: (@Sendable (String) -> Void)? = nil
         ) {
             self.loading = loading
             self.dataLoader = dataLoader
@@ -66,6 +75,8 @@ extension ImagePipeline {
             self.frameBudgetBytes = frameBudgetBytes
             self.limits = limits
             self.renderPassBudgetBytes = renderPassBudgetBytes
+            self.redis = redis
+            self.log = log
         }
     }
 }

@@ -17,7 +17,7 @@ extension ImagePipeline {
 
     /// Decodes the original once for every plan (once per DCT scale for JPEG, in passes that bound
     /// the pixels held), encodes each variant, and stores them beside the original (not when the
-    /// original was not stored: the server forbade it). An original that turns out not to decode
+    /// original was not stored: the server forbade it), and in the Redis tier when there is one. An original that turns out not to decode
     /// is removed from the cache.
     func render(_ original: OriginalFetch, _ plans: [Plan], keepsPixels: Bool) async -> VariantResults {
         let work: (encoded: [Encoded], decoding: Double, encoding: Double)
@@ -54,6 +54,12 @@ extension ImagePipeline {
             }
         } catch {
             return Dictionary(uniqueKeysWithValues: plans.map { ($0.variantKey, .failure(error)) })
+        }
+        if let redis = redisTier(for: plans[0].request.url) {
+            for (encoded, entry) in zip(work.encoded, stored) {
+                guard case .success(let entry?) = entry else { continue }
+                await share(encoded.data, entry, under: RedisTier.variantKey(encoded.plan.variantKey), redis)
+            }
         }
         // Each variant's share of the work done for all of them.
         let share = 1 / Double(plans.count)

@@ -14,8 +14,10 @@ extension ImagePipeline {
         }
     }
 
-    /// Stored variants where they are fresh and intact; for the rest, the original (fetched once,
-    /// revalidated when stale) is rendered once for all of them.
+    /// Stored variants where they are fresh and intact, then fresh variants from the Redis tier
+    /// (waiting for those another instance holds the lease of); for the rest, the original
+    /// (fetched once, revalidated when stale) is rendered once for all of them, under their
+    /// leases, released once they are stored.
     private func makeReady(_ plans: [Plan], keepsPixels: Bool) async -> VariantResults {
         var results: VariantResults = [:]
         var missing: [Plan] = []
@@ -26,6 +28,33 @@ extension ImagePipeline {
             case .failure(let error): results[plan.variantKey] = .failure(error)
             }
         }
+        guard let redis = missing.first.flatMap({ redisTier(for: $0.request.url) }) else {
+            return await fetchAndRender(missing, results, keepsPixels: keepsPixels)
+        }
+        var leases: [(key: String, token: String)] = []
+        var unshared: [Plan] = []
+        // In variant key order, the same in every instance: two instances never wait for each
+        // other's leases.
+        for plan in missing.sorted(by: { $0.variantKey < $1.variantKey }) {
+            let key = RedisTier.variantKey(plan.variantKey)
+            let shared = await sharedValue(key, redis)
+            if let value = shared.value, !value.isExpired(), let variant = await adoptVariant(value, plan) {
+                results[plan.variantKey] = .success(variant)
+            } else {
+                unshared.append(plan)
+            }
+            if let token = shared.lease { leases.append((key, token)) }
+        }
+        let rendered = await fetchAndRender(unshared, results, keepsPixels: keepsPixels)
+        for lease in leases { await releaseLease(lease.key, lease.token, redis) }
+        return rendered
+    }
+
+    /// `results` completed with the variants of `missing`: the original (fetched once,
+    /// revalidated when stale) rendered once for all of them, or their stored copies refreshed
+    /// when the original is unchanged.
+    private func fetchAndRender(_ missing: [Plan], _ found: VariantResults, keepsPixels: Bool) async -> VariantResults {
+        var results = found
         guard let first = missing.first else { return results }
         let loadStart = DispatchTime.now()
         let original: OriginalFetch
@@ -43,7 +72,7 @@ extension ImagePipeline {
         var toRender = missing
         if !original.changed, original.entry != nil {
             // The original is the one stored variants were rendered from: they stay, fresh again.
-            let outcome: CacheOutcome = original.outcome == .disk ? .disk : .revalidated
+            let outcome: CacheOutcome = [.disk, .shared].contains(original.outcome) ? original.outcome : .revalidated
             toRender = []
             let refreshed = await storedVariants(missing, .refreshed(expiresAt: original.expiresAt), outcome: outcome)
             for (plan, found) in zip(missing, refreshed) {

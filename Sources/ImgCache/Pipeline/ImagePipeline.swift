@@ -1,7 +1,8 @@
 import Foundation
 
 /// Takes a URL and a target and returns a pixel-exact, memory-bounded image: from the memory
-/// cache, the disk cache, a revalidated original or the network, in that order.
+/// cache, the disk cache, the shared Redis tier (when configured), a revalidated original or the
+/// network, in that order.
 ///
 /// Identical requests in flight share one fetch and one decode; a request's cancellation cancels the
 /// shared work only when every request waiting on it has cancelled. Downloads and decodes each run
@@ -25,6 +26,8 @@ public final class ImagePipeline: Sendable {
     /// Runs the blocking work: one thread per concurrent decode, and two more for cache and file
     /// I/O while decodes keep the others busy.
     let blocking: BlockingPool
+    /// The shared Redis tier, nil when `configuration.redis` is.
+    let redis: RedisTier?
 
     /// Opens the disk cache and prepares the pipeline; throws `invalidArgument` for a setting out
     /// of its range, and when the cache folder cannot be used.
@@ -41,6 +44,18 @@ public final class ImagePipeline: Sendable {
         decodes = AsyncLimiter(capacity: configuration.maxConcurrentDecodes)
         decodeMemory = AsyncLimiter(capacity: configuration.decodingMemoryBytes)
         blocking = BlockingPool(threadCount: configuration.maxConcurrentDecodes + 2, name: "imgcache")
+        redis = configuration.redis.map { RedisTier(configuration: $0, log: configuration.log) }
+    }
+
+    /// What this pipeline's Redis tier did so far; nil without a tier.
+    public var redisCounters: RedisTierCounters? { redis?.counters }
+
+    /// Adds this pipeline's Redis counters not yet in `imgcache:stats` (they otherwise go with its
+    /// next Redis command), on a blocking thread; for a process about to exit. Nothing without
+    /// a tier.
+    public func flushRedisCounters() async {
+        guard let redis else { return }
+        _ = try? await blocking.run { redis.flushCounters() }
     }
 
     /// The prepared image for `request`, with its pixels. A variant rendered now carries the pixels

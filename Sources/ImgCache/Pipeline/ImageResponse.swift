@@ -10,6 +10,9 @@ public enum CacheOutcome: String, Sendable {
     case revalidated
     /// The original was downloaded.
     case network
+    /// The prepared image, or a fresh original, came from the shared Redis tier (and was stored
+    /// in the disk cache); no request was made to the origin.
+    case shared
 }
 
 /// Seconds spent on each stage of a request.

@@ -1,0 +1,158 @@
+#!/usr/bin/env bash
+# The shared Redis tier: K `imgcache prefetch` instances (separate cache folders, like K hosts)
+# fetching the same N URLs at once, with and without one Redis between them, against a single
+# instance: origin requests (nginx's access log) and wall time.
+#
+#   Benchmarks/redis.sh [--urls N] [--instances K] [--delay-ms D] [--no-build]
+#
+# The set: Samples/media/harbour.jpg fitted into 1024x768 by imgcache, served under N names
+# (200) by nginx on 127.0.0.1, behind Benchmarks/delay_proxy.py adding D ms each way (20; 0 for
+# none) as a distant origin would. Each instance prefetches every URL to 256x256 into an empty
+# cache folder. Three runs: one instance without Redis; K (4) instances without Redis; K
+# instances sharing a fresh redis-server (`--save '' --appendonly no`, allkeys-lru, 256 MB).
+# Prints a markdown table on stdout.
+#
+# Environment: IMGCACHE (default .build/release/imgcache, built unless --no-build), NGINX
+# (/usr/sbin/nginx), REDIS_SERVER (/usr/bin/redis-server), PYTHON (python3). Everything goes to a
+# temporary folder removed at exit; the servers are stopped however the script ends.
+# Exit status: 0 done; 2 bad usage or a missing tool; 3 a server or an instance failed.
+set -euo pipefail
+export LC_ALL=C
+# shellcheck source=Benchmarks/common.sh
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+
+usage() { sed -n '2,19s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; }
+
+urls=200
+instances=4
+delay_ms=20
+build=1
+while [ $# -gt 0 ]; do
+  case $1 in
+    --urls) urls=${2:?--urls needs a number}; shift ;;
+    --instances) instances=${2:?--instances needs a number}; shift ;;
+    --delay-ms) delay_ms=${2:?--delay-ms needs a number}; shift ;;
+    --no-build) build=0 ;;
+    -h | --help) usage; exit 0 ;;
+    *) echo "redis.sh: unknown argument: $1" >&2; usage >&2; exit 2 ;;
+  esac
+  shift
+done
+[[ $urls =~ ^[1-9][0-9]*$ && $instances =~ ^[1-9][0-9]*$ && $delay_ms =~ ^[0-9]+$ ]] ||
+  die 2 "--urls and --instances want positive whole numbers, --delay-ms a whole number"
+
+cd "$root"
+nginx=${NGINX:-/usr/sbin/nginx}
+redis_server=${REDIS_SERVER:-/usr/bin/redis-server}
+for tool in "$nginx" "$redis_server" "$python"; do
+  command -v "$tool" >/dev/null || die 2 "needs $tool (make setup)"
+done
+build_cli "$build"
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/imgcache-redis-bench.XXXXXX")
+nginx_pid="" proxy_pid="" redis_pid=""
+stop() {  # stop PID-VARIABLE: ends that server, if it runs, and waits for it.
+  local -n pid=$1
+  if [ -n "$pid" ]; then
+    kill "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+    pid=""
+  fi
+}
+trap 'stop redis_pid; stop proxy_pid; stop nginx_pid; rm -rf "$work"' EXIT
+
+free_port() { "$python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+# wait_for_port PORT: true once 127.0.0.1:PORT accepts a connection, false after 5 s.
+wait_for_port() {
+  local _
+  for _ in $(seq 50); do
+    (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0
+    sleep 0.1
+  done
+  return 1
+}
+
+mkdir -p "$work/www" "$work/nginx"
+"$imgcache" decode Samples/media/harbour.jpg --size 1024x768 -o "$work/source.jpg" >/dev/null
+for i in $(seq "$urls"); do ln "$work/source.jpg" "$work/www/p$i.jpg"; done
+
+http_port=$(free_port)
+cat >"$work/nginx/nginx.conf" <<CONF
+daemon off;
+master_process off;
+worker_processes 1;
+pid $work/nginx/nginx.pid;
+error_log $work/nginx/error.log warn;
+events { worker_connections 1024; }
+http {
+    log_format bench '\$uri \$status';
+    access_log $work/nginx/access.log bench;
+    client_body_temp_path $work/nginx/client_body;
+    proxy_temp_path $work/nginx/proxy;
+    fastcgi_temp_path $work/nginx/fastcgi;
+    uwsgi_temp_path $work/nginx/uwsgi;
+    scgi_temp_path $work/nginx/scgi;
+    types { image/jpeg jpg; }
+    server { listen 127.0.0.1:$http_port; root $work/www; }
+}
+CONF
+"$nginx" -p "$work/nginx" -c "$work/nginx/nginx.conf" -e "$work/nginx/error.log" &
+nginx_pid=$!
+wait_for_port "$http_port" || die 3 "nginx did not start on 127.0.0.1:$http_port"
+origin_port=$http_port
+if [ "$delay_ms" -gt 0 ]; then
+  "$python" Benchmarks/delay_proxy.py "$http_port" --delay-ms "$delay_ms" --port-file "$work/proxy.port" 2>"$work/proxy.log" &
+  proxy_pid=$!
+  for _ in $(seq 50); do [ -s "$work/proxy.port" ] && break; sleep 0.1; done
+  [ -s "$work/proxy.port" ] || die 3 "the delay proxy did not start"
+  origin_port=$(cat "$work/proxy.port")
+fi
+for i in $(seq "$urls"); do echo "http://127.0.0.1:$origin_port/p$i.jpg"; done >"$work/urls.txt"
+
+# start_redis: a fresh redis-server on a free port; sets redis_url.
+start_redis() {
+  local port
+  port=$(free_port)
+  mkdir -p "$work/redis"
+  "$redis_server" --port "$port" --bind 127.0.0.1 --save '' --appendonly no --dir "$work/redis" \
+    --maxmemory 256mb --maxmemory-policy allkeys-lru >"$work/redis/log" 2>&1 &
+  redis_pid=$!
+  wait_for_port "$port" || die 3 "redis-server did not start on 127.0.0.1:$port"
+  redis_url="redis://127.0.0.1:$port/0"
+}
+
+# run LABEL COUNT [--redis URL]: COUNT instances at once; prints a table row.
+run() {
+  local label=$1 count=$2 start end i failed=0
+  shift 2
+  : >"$work/nginx/access.log"
+  rm -rf "$work/caches"
+  start=$EPOCHREALTIME
+  local pids=()
+  for i in $(seq "$count"); do
+    "$imgcache" prefetch "$work/urls.txt" --size 256x256 --cache-dir "$work/caches/$i" "$@" \
+      >"$work/out.$i" 2>"$work/err.$i" &
+    pids+=($!)
+  done
+  for i in "${pids[@]}"; do wait "$i" || failed=$((failed + 1)); done
+  end=$EPOCHREALTIME
+  [ "$failed" = 0 ] || { cat "$work"/err.* >&2; die 3 "$failed instance(s) of '$label' failed"; }
+  local requests repeated
+  requests=$(wc -l <"$work/nginx/access.log")
+  repeated=$(cut -d' ' -f1 "$work/nginx/access.log" | sort | uniq -d | wc -l)
+  printf '| %s | %d | %d | %d | %s |\n' "$label" "$((count * urls))" "$requests" "$repeated" \
+    "$(seconds_between "$start" "$end")"
+}
+
+echo "## Redis tier: $instances instances against 1, $urls URLs, origin +$delay_ms ms each way"
+echo
+echo "$(machine); load average $(load_average) before; commit $(commit); $("$redis_server" --version | cut -d' ' -f3)"
+echo
+echo "| run | fetches | origin requests | URLs fetched more than once | wall time (s) |"
+echo "|---|---|---|---|---|"
+run "1 instance, no Redis" 1
+run "$instances instances, no Redis" "$instances"
+start_redis
+run "$instances instances, one Redis" "$instances" --redis "$redis_url"
+echo
+echo "load average after: $(load_average)"

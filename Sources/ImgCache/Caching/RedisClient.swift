@@ -1,0 +1,93 @@
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A small pool of blocking Redis connections that never fails its caller: a command that
+/// cannot be run (no connection, a time-out, a broken connection) returns nil within the
+/// configured time-outs. Meant for the pipeline's blocking threads, never the cooperative pool.
+///
+/// After a failure Redis is skipped (every call returns nil at once) for
+/// `retryAfterFailure`, doubling with each failed retry up to `retryAfterFailureMax`, so that
+/// an outage costs one connect attempt per period, not one per request. The first failure of an
+/// outage is reported once through `log`; a success ends the outage.
+final class RedisClient: Sendable {
+    let configuration: RedisConfiguration
+    private let log: (@Sendable (String) -> Void)?
+    /// Lets at most `connectionCount` commands run at once.
+    private let slots: DispatchSemaphore
+    private let state: Mutex<State>
+
+    private struct State: ~Copyable {
+        /// Open connections not lent out.
+        var idle: [RedisConnection] = []
+        /// Calls are skipped until then after a failure.
+        var skipUntil: DispatchTime?
+        /// The next skip period.
+        var retryDelay: TimeInterval
+        /// When the current outage began: from a failure to the next success of a command started
+        /// after it (one warning per outage; a reply already on its way when the server died
+        /// does not end the outage).
+        var downSince: DispatchTime?
+    }
+
+    init(configuration: RedisConfiguration, log: (@Sendable (String) -> Void)?) {
+        self.configuration = configuration
+        self.log = log
+        slots = DispatchSemaphore(value: configuration.connectionCount)
+        state = Mutex(State(retryDelay: configuration.retryAfterFailure))
+    }
+
+    /// Runs `commands` in one round trip on a pooled connection (opening one when none is idle)
+    /// and returns their replies; nil when Redis is being skipped after a failure, when every
+    /// connection stays busy for the command time-out, or when the commands fail. A reused
+    /// connection that the server closed (a restart) is replaced once before giving up.
+    func run(_ commands: [[Data]]) -> [RedisReply]? {
+        let now = DispatchTime.now()
+        if state.withLock({ state in state.skipUntil.map { now < $0 } ?? false }) { return nil }
+        guard slots.wait(timeout: now + configuration.commandTimeout) == .success else { return nil }
+        defer { slots.signal() }
+        var reused = state.withLock { state in state.idle.popLast() }
+        while true {
+            do {
+                let connection = try reused ?? RedisConnection(configuration)
+                let replies = try connection.run(pipelined: commands)
+                state.withLock { state in
+                    state.idle.append(connection)
+                    guard state.downSince.map({ now > $0 }) ?? true else { return }
+                    state.downSince = nil
+                    state.skipUntil = nil
+                    state.retryDelay = configuration.retryAfterFailure
+                }
+                return replies
+            } catch let failure as RedisFailure where reused != nil && failure.isClosedConnection {
+                reused = nil
+            } catch {
+                failed(String(describing: error))
+                return nil
+            }
+        }
+    }
+
+    /// Starts or extends an outage: idle connections are dropped, Redis is skipped for the retry
+    /// delay (which doubles for the next failure), and the first failure of an outage is logged.
+    private func failed(_ detail: String) {
+        let now = DispatchTime.now()
+        let (warns, delay) = state.withLock { state -> (Bool, TimeInterval) in
+            state.idle.removeAll()
+            // Calls already running when the outage began do not lengthen it.
+            if let skipUntil = state.skipUntil, now < skipUntil { return (false, 0) }
+            let delay = state.retryDelay
+            state.skipUntil = now + delay
+            state.retryDelay = min(delay * 2, configuration.retryAfterFailureMax)
+            guard state.downSince == nil else { return (false, delay) }
+            state.downSince = now
+            return (true, delay)
+        }
+        if warns {
+            log?("warning: Redis at \(configuration.displayURL) is unavailable (\(detail)); "
+                + "serving without it, next try in \(delay) s")
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import ImgCache
+import XCTest
+
+final class RedisConfigurationTests: XCTestCase {
+    func testURLsParseWithDefaults() throws {
+        let plain = try RedisConfiguration(url: "redis://127.0.0.1:6380/3")
+        XCTAssertEqual(plain.host, "127.0.0.1")
+        XCTAssertEqual(plain.port, 6380)
+        XCTAssertEqual(plain.database, 3)
+        XCTAssertNil(plain.password)
+        XCTAssertEqual(plain.connectTimeout, 0.05)
+        XCTAssertEqual(plain.commandTimeout, 0.1)
+        XCTAssertEqual(plain.connectionCount, 2)
+        XCTAssertEqual(plain.maxValueBytes, 8 << 20)
+        XCTAssertEqual(plain.gracePeriod, 86_400)
+        XCTAssertEqual(plain.leaseTTL, 5)
+        let secret = try RedisConfiguration(url: "redis://:p%40ss@cache.internal")
+        XCTAssertEqual(secret.password, "p@ss")
+        XCTAssertNil(secret.username)
+        XCTAssertEqual(secret.port, 6379)
+        XCTAssertEqual(secret.database, 0)
+        XCTAssertEqual(secret.displayURL, "redis://cache.internal:6379/0")
+        let user = try RedisConfiguration(url: "redis://worker:pw@cache.internal:7000/")
+        XCTAssertEqual(user.username, "worker")
+        XCTAssertEqual(user.password, "pw")
+    }
+
+    func testInvalidURLsAreRefused() {
+        for text in [
+            "", "127.0.0.1:6379", "http://127.0.0.1:6379/0", "rediss://127.0.0.1/0", "redis://:6379/0", "redis:///0",
+            "redis://127.0.0.1:0/0", "redis://127.0.0.1:65536/0", "redis://127.0.0.1:6379/16", "redis://127.0.0.1:6379/-1",
+            "redis://127.0.0.1:6379/a", "redis://127.0.0.1:6379/0/1", "redis://127.0.0.1:6379/0?x=1", "redis://h/0#f",
+        ] {
+            XCTAssertThrowsError(try RedisConfiguration(url: text), text) { error in
+                guard case ImgCacheError.invalidArgument = error else { return XCTFail("\(text): \(error)") }
+            }
+        }
+    }
+
+    func testSettingsOutOfRangeAreRefused() throws {
+        let base = try RedisConfiguration(url: "redis://127.0.0.1:6379/0")
+        let broken: [(String, (inout RedisConfiguration) -> Void)] = [
+            ("connect", { $0.connectTimeout = 0 }), ("command", { $0.commandTimeout = .nan }),
+            ("connections", { $0.connectionCount = 0 }), ("cap", { $0.maxValueBytes = 10 }),
+            ("grace", { $0.gracePeriod = -1 }), ("lease", { $0.leaseTTL = 0 }),
+            ("poll", { $0.leasePollStart = 1; $0.leasePollMax = 0.5 }), ("retry", { $0.retryAfterFailureMax = 0 }),
+            ("host", { $0.host = "" }),
+        ]
+        for (name, change) in broken {
+            var configuration = base
+            change(&configuration)
+            XCTAssertThrowsError(try configuration.validate(), name)
+        }
+    }
+}

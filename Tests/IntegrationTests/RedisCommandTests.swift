@@ -1,0 +1,78 @@
+import Foundation
+import XCTest
+
+/// `--redis` and `$IMGCACHE_REDIS` on the command line: fetch, prefetch and cache stats.
+final class RedisCommandTests: XCTestCase {
+    var nginx: NginxServer!
+    var redis: RedisServer!
+    var folder: URL!
+
+    override func setUp() async throws {
+        nginx = try NginxServer()
+        redis = try RedisServer()
+        folder = try ServerProcess.temporaryFolder("imgcache-redis-cli")
+        try TestImage.jpeg().write(to: nginx.root.appendingPathComponent("photo.jpg"))
+    }
+
+    override func tearDown() async throws {
+        nginx?.stop()
+        redis?.stop()
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    private func fetch(cache: String, _ options: [String]) throws -> (outcome: String?, errors: String) {
+        let result = try CommandRunner.run("imgcache", [
+            "fetch", nginx.url("/photo.jpg").absoluteString, "--size", "16x16", "--json",
+            "--cache-dir", folder.appendingPathComponent(cache).path,
+        ] + options)
+        XCTAssertEqual(result.status, 0, result.errors)
+        return (try CommandRunner.json(result.output)["cache"] as? String, result.errors)
+    }
+
+    func testFetchSharesThroughRedisAndStatsShowTheCounters() throws {
+        XCTAssertEqual(try fetch(cache: "a", ["--redis", redis.url]).outcome, "network")
+        XCTAssertEqual(try fetch(cache: "b", ["--redis", redis.url]).outcome, "shared")
+        XCTAssertEqual(try nginx.accessLog(count: 1).count, 1)
+        let stats = try CommandRunner.run("imgcache", [
+            "cache", "stats", "--json", "--cache-dir", folder.appendingPathComponent("b").path, "--redis", redis.url,
+        ])
+        XCTAssertEqual(stats.status, 0, stats.errors)
+        let counters = try XCTUnwrap(CommandRunner.json(stats.output)["redis"] as? [String: Any])
+        XCTAssertEqual(counters["available"] as? Bool, true)
+        XCTAssertEqual(counters["url"] as? String, "redis://127.0.0.1:\(redis.port)/0")
+        // a: variant and original missed, both stored; b: the variant hit.
+        XCTAssertEqual(counters["hits"] as? Int, 1)
+        XCTAssertEqual(counters["misses"] as? Int, 2)
+        XCTAssertEqual(counters["stores"] as? Int, 2)
+        XCTAssertEqual(counters["errors"] as? Int, 0)
+        let text = try CommandRunner.run("imgcache", [
+            "cache", "stats", "--cache-dir", folder.appendingPathComponent("b").path, "--redis", redis.url,
+        ])
+        XCTAssertTrue(text.output.contains("redis: redis://127.0.0.1:\(redis.port)/0: 1 hits, 2 misses, 2 stores, 0 errors"), text.output)
+    }
+
+    func testUnreachableRedisWarnsOnceAndEveryFetchSucceeds() throws {
+        let url = "redis://127.0.0.1:\(try NginxServer.freePort())/0"
+        let result = try fetch(cache: "a", ["--redis", url])
+        XCTAssertEqual(result.outcome, "network")
+        let warnings = result.errors.split(separator: "\n")
+        XCTAssertEqual(warnings.count, 1, result.errors)
+        XCTAssertTrue(warnings[0].hasPrefix("imgcache: warning: Redis at \(url) is unavailable"), result.errors)
+        let stats = try CommandRunner.run("imgcache", ["cache", "stats", "--cache-dir", folder.path, "--redis", url])
+        XCTAssertEqual(stats.status, 0, stats.errors)
+        XCTAssertTrue(stats.output.contains("redis: \(url): unavailable"), stats.output)
+    }
+
+    func testEnvironmentVariableAndBadURLs() throws {
+        setenv("IMGCACHE_REDIS", redis.url, 1)
+        defer { unsetenv("IMGCACHE_REDIS") }
+        XCTAssertEqual(try fetch(cache: "a", []).outcome, "network")
+        XCTAssertEqual(try fetch(cache: "b", []).outcome, "shared")
+        for options in [["--redis", "http://127.0.0.1:1/0"], ["--redis", "redis://127.0.0.1:6379/99"]] {
+            let result = try CommandRunner.run("imgcache", ["fetch", nginx.url("/photo.jpg").absoluteString] + options)
+            XCTAssertEqual(result.status, 2, result.errors)
+        }
+        let misplaced = try CommandRunner.run("imgcache", ["cache", "ls", "--cache-dir", folder.path, "--redis", redis.url])
+        XCTAssertEqual(misplaced.status, 2, misplaced.errors)
+    }
+}

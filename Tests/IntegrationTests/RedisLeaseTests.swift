@@ -1,0 +1,122 @@
+import Foundation
+import XCTest
+
+@testable import ImgCache
+
+/// Leases on the Redis tier: one origin request per URL across instances, and waits that end
+/// when the value arrives, the lease is released or expires, or the lease TTL passes.
+final class RedisLeaseTests: XCTestCase {
+    var nginx: NginxServer!
+    var redis: RedisServer!
+    var folders: [URL] = []
+
+    override func setUp() async throws {
+        nginx = try NginxServer()
+        redis = try RedisServer()
+        for index in 0..<10 {
+            try TestImage.jpeg(seed: UInt8(index * 20)).write(to: nginx.root.appendingPathComponent("p\(index).jpg"))
+        }
+    }
+
+    override func tearDown() async throws {
+        nginx?.stop()
+        redis?.stop()
+        for folder in folders { try? FileManager.default.removeItem(at: folder) }
+    }
+
+    private func pipeline(leaseTTL: TimeInterval = 5) throws -> ImagePipeline {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("imgcache-lease-\(UUID().uuidString)")
+        folders.append(folder)
+        var redisConfiguration = try RedisConfiguration(url: redis.url)
+        redisConfiguration.leaseTTL = leaseTTL
+        var configuration = ImagePipeline.Configuration(memoryCacheLimit: 0, redis: redisConfiguration)
+        configuration.diskCache.root = folder
+        return try ImagePipeline(configuration: configuration)
+    }
+
+    private func request(_ path: String) -> ImageRequest {
+        ImageRequest(url: nginx.url(path), target: .pixels(PixelSize(width: 32, height: 32)))
+    }
+
+    private func leaseKey(_ path: String) -> String {
+        RedisTier.leaseKey(RedisTier.originalKey(nginx.url(path).absoluteString))
+    }
+
+    func testInstancesAtOnceMakeOneOriginRequestPerURL() async throws {
+        let instances = try (0..<4).map { _ in try pipeline() }
+        let requests = (0..<10).map { request("/p\($0).jpg") }
+        let outcomes = try await withThrowingTaskGroup(of: CacheOutcome.self) { group in
+            for request in requests {
+                for instance in instances {
+                    group.addTask { try await instance.prepare(request).cacheOutcome }
+                }
+            }
+            return try await group.reduce(into: [CacheOutcome]()) { $0.append($1) }
+        }
+        XCTAssertEqual(outcomes.filter { $0 == .network }.count, 10, "\(outcomes)")
+        XCTAssertEqual(outcomes.filter { $0 == .shared }.count, 30, "\(outcomes)")
+        // Each original downloaded once and each variant rendered once: the others waited for it.
+        XCTAssertEqual(instances.map { $0.redisCounters?.stores ?? 0 }.reduce(0, +), 20)
+        usleep(200_000)
+        let log = try nginx.accessLog(count: 11)
+        XCTAssertEqual(log.count, 10, "\(log.map(\.path))")
+        XCTAssertEqual(Set(log.map(\.path)).count, 10)
+        for index in 0..<10 { XCTAssertEqual(try redis.cli("EXISTS", leaseKey("/p\(index).jpg")), "0", "lease released") }
+    }
+
+    func testInstancesRenderingSeveralTargetsNeverWaitForEachOther() async throws {
+        let instances = try (0..<3).map { _ in try pipeline() }
+        let requests = [16, 24, 32, 40].map {
+            ImageRequest(url: nginx.url("/p2.jpg"), target: .pixels(PixelSize(width: $0, height: $0)))
+        }
+        let start = Date()
+        let failures = await withTaskGroup(of: Int.self) { group in
+            for instance in instances {
+                group.addTask { await instance.prefetch(requests).filter { (try? $0.get()) == nil }.count }
+            }
+            return await group.reduce(0, +)
+        }
+        XCTAssertEqual(failures, 0)
+        XCTAssertLessThan(Date().timeIntervalSince(start), 2, "no wait for a lease TTL (5 s)")
+        usleep(100_000)
+        XCTAssertEqual(try nginx.accessLog(count: 2).count, 1)
+    }
+
+    func testDeadLeaseholderBlocksOnlyUntilItsLeaseExpires() async throws {
+        try redis.cli("SET", leaseKey("/p0.jpg"), "dead-instance", "PX", "400")
+        let start = Date()
+        let result = try await pipeline().prepare(request("/p0.jpg"))
+        let waited = Date().timeIntervalSince(start)
+        XCTAssertEqual(result.cacheOutcome, .network)
+        XCTAssertGreaterThan(waited, 0.35)
+        XCTAssertLessThan(waited, 2)
+        XCTAssertEqual(try nginx.accessLog(count: 1).count, 1)
+    }
+
+    func testWaitEndsAfterTheLeaseTTLWhateverTheLeaseSays() async throws {
+        try redis.cli("SET", leaseKey("/p1.jpg"), "stuck-instance", "PX", "60000")
+        let start = Date()
+        let result = try await pipeline(leaseTTL: 0.3).prepare(request("/p1.jpg"))
+        let waited = Date().timeIntervalSince(start)
+        XCTAssertEqual(result.cacheOutcome, .network)
+        XCTAssertGreaterThan(waited, 0.25)
+        XCTAssertLessThan(waited, 1.5)
+        // Not this instance's lease: left alone.
+        XCTAssertEqual(try redis.cli("GET", leaseKey("/p1.jpg")), "stuck-instance")
+    }
+
+    func testFailedDownloadReleasesItsLease() async throws {
+        let instance = try pipeline()
+        do {
+            _ = try await instance.prepare(request("/missing.jpg"))
+            XCTFail("404 expected")
+        } catch ImgCacheError.httpStatus(let code, _) {
+            XCTAssertEqual(code, 404)
+        }
+        XCTAssertEqual(try redis.cli("EXISTS", leaseKey("/missing.jpg")), "0")
+        // The next instance does not wait for a value that will not come.
+        let start = Date()
+        _ = try? await pipeline().prepare(request("/missing.jpg"))
+        XCTAssertLessThan(Date().timeIntervalSince(start), 0.5)
+    }
+}
