@@ -57,3 +57,25 @@ load_average() { cut -d' ' -f1-3 /proc/loadavg; }
 
 # commit: the checkout's commit, "-dirty" when it has changes.
 commit() { git -C "$root" describe --always --dirty 2>/dev/null || echo unknown; }
+
+# stop PID-VARIABLE: ends that server, if it runs, and waits for it.
+stop() {
+  local -n pid=$1
+  if [ -n "$pid" ]; then
+    kill "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+    pid=""
+  fi
+}
+
+# free_port: a TCP port free on 127.0.0.1 now.
+free_port() { "$python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+# wait_for_port PORT: true once 127.0.0.1:PORT accepts a connection, false after 5 s.
+wait_for_port() {
+  local _
+  for _ in $(seq 50); do
+    (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0
+    sleep 0.1
+  done
+  return 1
+}

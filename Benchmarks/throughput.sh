@@ -135,26 +135,7 @@ for ((i = 0; i < count; i++)); do files+=("$set_dir/$(printf 'img-%04d.jpg' "$i"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/imgcache-throughput.XXXXXX")
 nginx_pid="" proxy_pid=""
-stop() {  # stop PID-VARIABLE: ends that server, if it runs, and waits for it.
-  local -n pid=$1
-  if [ -n "$pid" ]; then
-    kill "$pid" 2>/dev/null || true
-    wait "$pid" 2>/dev/null || true
-    pid=""
-  fi
-}
 trap 'stop proxy_pid; stop nginx_pid; rm -rf "$work"' EXIT
-
-free_port() { "$python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-# wait_for_port PORT: true once 127.0.0.1:PORT accepts a connection, false after 5 s.
-wait_for_port() {
-  local _
-  for _ in $(seq 50); do
-    (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0
-    sleep 0.1
-  done
-  return 1
-}
 ticks=$(getconf CLK_TCK)
 cpu_seconds() { awk -v t="$ticks" '{ printf "%.2f", ($14 + $15) / t }' "/proc/$1/stat"; }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 @testable import ImgCache
 
@@ -11,18 +12,7 @@ final class ColorConformanceTests: XCTestCase {
         XCTAssertEqual(decoded.info.colorProfile.profile?.description, "U.S. Web Coated (SWOP) v2")
         let reference = FileManager.default.temporaryDirectory.appendingPathComponent("ycck-\(UUID().uuidString).srgb")
         defer { try? FileManager.default.removeItem(at: reference) }
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Scripts/color_reference.py")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path, "decode-convert", file.path, reference.path]
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        if message.contains("No module named 'PIL'") { throw XCTSkip("Pillow is not installed (make setup installs it)") }
-        XCTAssertEqual(process.terminationStatus, 0, message)
+        try ColorReferenceScript.run(["decode-convert", file.path, reference.path])
         let rgb = [UInt8](try Data(contentsOf: reference))
         var rgba: [UInt8] = []
         for index in stride(from: 0, to: rgb.count, by: 3) { rgba += rgb[index..<(index + 3)] + [255] }

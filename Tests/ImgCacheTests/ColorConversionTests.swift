@@ -114,7 +114,7 @@ final class ColorConversionTests: XCTestCase {
         let converted = try decode(path, .convert)
         XCTAssertEqual(converted.info.colorProfile.profile?.colorSpace, .cmyk)
         let referencePath = folder.appendingPathComponent("cmyk.srgb").path
-        try ColorFixtures.pillow(["decode-convert", path, referencePath])
+        try ColorReferenceScript.run(["decode-convert", path, referencePath])
         let reference = [UInt8](try Data(contentsOf: URL(fileURLWithPath: referencePath)))
         ColorFixtures.assertClose(ColorFixtures.rgb(converted.frames[0].bitmap), reference, "CMYK jpg")
         XCTAssertTrue(converted.frames[0].bitmap.isOpaque)

@@ -107,22 +107,6 @@ enum ColorFixtures {
         return folder
     }
 
-    /// Runs Tests/Scripts/color_reference.py with `arguments`; skips when Pillow is missing.
-    static func pillow(_ arguments: [String]) throws {
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Scripts/color_reference.py")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path] + arguments
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        if message.contains("No module named 'PIL'") { throw XCTSkip("Pillow is not installed (make setup installs it)") }
-        guard process.terminationStatus == 0 else { throw ImgCacheError.invalidArgument("color_reference.py failed: \(message)") }
-    }
-
     /// Writes `bytes` to `name` in `folder` and returns its path.
     @discardableResult
     static func write(_ bytes: [UInt8], _ name: String, in folder: URL) throws -> String {
@@ -139,7 +123,7 @@ enum ColorFixtures {
         let raw = try write(pixels, name + ".raw", in: folder)
         let iccPath = try icc.map { try write($0, name + ".icc", in: folder) } ?? "-"
         let path = folder.appendingPathComponent(name).path
-        try pillow(["encode", raw, "\(width)", "\(height)", mode, iccPath, path] + extra)
+        try ColorReferenceScript.run(["encode", raw, "\(width)", "\(height)", mode, iccPath, path] + extra)
         return path
     }
 
@@ -149,7 +133,7 @@ enum ColorFixtures {
         let raw = try write(pixels, name + ".raw", in: folder)
         let iccPath = try write(icc, name + ".icc", in: folder)
         let output = folder.appendingPathComponent(name + ".srgb").path
-        try pillow(["convert", raw, "\(width)", "\(height)", mode, iccPath, output])
+        try ColorReferenceScript.run(["convert", raw, "\(width)", "\(height)", mode, iccPath, output])
         return [UInt8](try Data(contentsOf: URL(fileURLWithPath: output)))
     }
 

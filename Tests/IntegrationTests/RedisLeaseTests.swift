@@ -5,28 +5,11 @@ import XCTest
 
 /// Leases on the Redis tier: one origin request per URL across instances, and waits that end
 /// when the value arrives, the lease is released or expires, or the lease TTL passes.
-final class RedisLeaseTests: XCTestCase {
-    var nginx: NginxServer!
-    var redis: RedisServer!
-    var folders: [URL] = []
-
-    override func setUp() async throws {
-        nginx = try NginxServer()
-        redis = try RedisServer()
-        for index in 0..<10 {
-            try TestImage.jpeg(seed: UInt8(index * 20)).write(to: nginx.root.appendingPathComponent("p\(index).jpg"))
-        }
-    }
-
-    override func tearDown() async throws {
-        nginx?.stop()
-        redis?.stop()
-        for folder in folders { try? FileManager.default.removeItem(at: folder) }
-    }
+final class RedisLeaseTests: RedisNginxTestCase {
+    override var imageCount: Int { 10 }
 
     private func pipeline(leaseTTL: TimeInterval = 5) throws -> ImagePipeline {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("imgcache-lease-\(UUID().uuidString)")
-        folders.append(folder)
+        let folder = temporaryFolder("imgcache-lease")
         var redisConfiguration = try RedisConfiguration(url: redis.url)
         redisConfiguration.leaseTTL = leaseTTL
         var configuration = ImagePipeline.Configuration(memoryCacheLimit: 0, redis: redisConfiguration)

@@ -5,31 +5,13 @@ import XCTest
 
 /// The shared Redis tier under the local caches, with Debian's nginx as the origin (its access
 /// log counts origin requests) and Debian's redis-server, both started on 127.0.0.1 by the test.
-final class RedisTierTests: XCTestCase {
-    var nginx: NginxServer!
-    var redis: RedisServer!
-    var folders: [URL] = []
-
-    override func setUp() async throws {
-        nginx = try NginxServer()
-        redis = try RedisServer()
-        for index in 0..<3 {
-            try TestImage.jpeg(seed: UInt8(index * 40)).write(to: nginx.root.appendingPathComponent("p\(index).jpg"))
-        }
-    }
-
-    override func tearDown() async throws {
-        nginx?.stop()
-        redis?.stop()
-        for folder in folders { try? FileManager.default.removeItem(at: folder) }
-    }
+final class RedisTierTests: RedisNginxTestCase {
 
     /// A pipeline with its own empty disk cache, sharing `redisURL` (the test's server by default).
     private func pipeline(
         redisURL: String? = nil, log: LogLines = LogLines(), ttl: TimeInterval = 3600, maxValueBytes: Int = 8 << 20
     ) throws -> ImagePipeline {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("imgcache-redis-\(UUID().uuidString)")
-        folders.append(folder)
+        let folder = temporaryFolder("imgcache-redis")
         var redisConfiguration = try RedisConfiguration(url: redisURL ?? redis.url)
         redisConfiguration.retryAfterFailure = 0.2
         redisConfiguration.retryAfterFailureMax = 0.4

@@ -38,8 +38,7 @@ enum GIFDecoder {
         // The canvas, and at most as much again saved for a frame that restores what was under it.
         try options.limits.checkWorkingMemory(bytesPerPixel: 8, for: canvas)
         let geometries = try targets.map { try $0.geometry(forStoredSize: canvas, orientation: .up) }
-        let framesByTotal = max(1, options.limits.maxTotalPixels / canvas.area)
-        let framesToKeep = zip(targets, geometries).map { min($0.framesToKeep(frameSize: $1.outputSize), framesByTotal) }
+        let framesToKeep = DecodingOptions.framesToKeep(targets, geometries: geometries, canvas: canvas)
         let lastFrame = framesToKeep.max()!
 
         var info = ImageInfo(format: .gif, sourceSize: canvas)

@@ -22,8 +22,7 @@ enum WebPAnimationDecoder {
         try options.limits.check(width: canvas.width, height: canvas.height, format: .webp)
         try options.limits.checkWorkingMemory(bytesPerPixel: 8, for: canvas)
         let geometries = try targets.map { try $0.geometry(forStoredSize: canvas, orientation: .up) }
-        let framesByTotal = max(1, options.limits.maxTotalPixels / canvas.area)
-        let framesToKeep = geometries.indices.map { min(targets[$0].framesToKeep(frameSize: geometries[$0].outputSize), framesByTotal) }
+        let framesToKeep = DecodingOptions.framesToKeep(targets, geometries: geometries, canvas: canvas)
         let lastFrame = min(framesToKeep.max()!, container.frameCount)
 
         var decoderOptions = WebPAnimDecoderOptions()
