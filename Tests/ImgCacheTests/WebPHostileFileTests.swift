@@ -121,6 +121,36 @@ final class WebPHostileFileTests: XCTestCase {
         assertCorrupt(Data("RIFF".utf8) + [UInt8(body.count), 0, 0, 0] + body, "malformed or truncated RIFF container (chunks cannot be parsed)")
     }
 
+    /// A pipe that never ends (a FIFO fed by a writer that reopens it for the sniffing and then
+    /// for the decode) is read up to `WebPBytes.maxStreamedBytes`, then refused.
+    func testAnEndlessPipeIsReadOnlyUpToTheStreamLimit() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("imgcache-fifo-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let fifo = folder.appendingPathComponent("endless.webp").path
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        let writer = Process()
+        writer.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        writer.arguments = ["python3", "-c", """
+            import sys
+            for _ in range(2):
+                try:
+                    with open(sys.argv[1], "wb") as f:
+                        f.write(b"RIFF\\xff\\xff\\xff\\x7fWEBPVP8 ")
+                        while True:
+                            f.write(bytes(65536))
+                except BrokenPipeError:
+                    pass
+            """, fifo]
+        try writer.run()
+        defer { writer.terminate() }
+        XCTAssertThrowsError(try ImageDecoder.decode(.file(path: fifo))) {
+            XCTAssertEqual(
+                $0 as? ImgCacheError,
+                .corruptImage(format: .webp, detail: "a WebP read from a stream is limited to \(WebPBytes.maxStreamedBytes) bytes"))
+        }
+    }
+
     /// Cuts and flipped bytes anywhere in a still and an animation: a decode or a typed error.
     func testDamagedFilesNeverCrash() throws {
         let bench = try WebPWorkbench()
