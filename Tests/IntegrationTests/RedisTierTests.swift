@@ -83,7 +83,9 @@ final class RedisTierTests: RedisNginxTestCase {
         _ = try await first.prepare(request(2))
         let frame = try XCTUnwrap(first.redis?.value(for: originalKey(2))?.encoded())
         let client = RedisClient(configuration: try RedisConfiguration(url: redis.url), log: nil)
-        for (attempt, damaged) in [Data("garbage".utf8), frame.prefix(frame.count - 1), frame.prefix(10)].enumerated() {
+        // A well-formed frame longer than the tier's cap (8 MiB) is read only up to the cap: a miss.
+        let oversized = try XCTUnwrap(RedisCacheValue(payload: Data(count: 9 << 20), contentType: nil, etag: nil, lastModified: nil, expiresAt: nil).encoded())
+        for (attempt, damaged) in [Data("garbage".utf8), frame.prefix(frame.count - 1), frame.prefix(10), oversized].enumerated() {
             XCTAssertEqual(client.run([[Data("SET".utf8), Data(originalKey(2).utf8), damaged]]), [.status("OK")])
             let fresh = try pipeline()
             let result = try await fresh.image(for: request(2, width: 24 + attempt))
@@ -92,7 +94,7 @@ final class RedisTierTests: RedisNginxTestCase {
             // Overwritten by the download: valid again.
             XCTAssertEqual(fresh.redis?.value(for: originalKey(2))?.payload, try Data(contentsOf: nginx.root.appendingPathComponent("p2.jpg")))
         }
-        XCTAssertEqual(try nginx.accessLog(count: 4).count, 4)
+        XCTAssertEqual(try nginx.accessLog(count: 5).count, 5)
     }
 
     func testRedisAbsentKilledAndRestartedNeverFailsARequest() async throws {

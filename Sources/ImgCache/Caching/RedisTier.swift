@@ -51,9 +51,10 @@ public final class RedisTier: Sendable {
     static func variantKey(_ cacheKey: String) -> String { "imgcache:v:" + CacheKey.hashedName(for: cacheKey) }
     static func leaseKey(_ redisKey: String) -> String { "imgcache:lease:" + redisKey.split(separator: ":").last! }
 
-    /// The value under `key` when it decodes; nil when absent, damaged or unreachable.
+    /// The value under `key` when it decodes; nil when absent, damaged, over `maxValueBytes` or
+    /// unreachable.
     func value(for key: String) -> RedisCacheValue? {
-        guard let reply = run([Self.command("GET", key)])?.first else { return nil }
+        guard let reply = run([boundedRead(key)])?.first else { return nil }
         switch reply {
         case .bytes(let frame):
             let value = RedisCacheValue(decoding: frame)
@@ -98,7 +99,7 @@ public final class RedisTier: Sendable {
     func acquireLease(for key: String) -> (attempt: LeaseAttempt, value: RedisCacheValue?) {
         let token = UUID().uuidString
         let milliseconds = String(Int(configuration.leaseTTL * 1000))
-        let commands = [Self.command("SET", Self.leaseKey(key), token, "NX", "PX", milliseconds), Self.command("GET", key)]
+        let commands = [Self.command("SET", Self.leaseKey(key), token, "NX", "PX", milliseconds), boundedRead(key)]
         guard let replies = run(commands) else { return (.unavailable, nil) }
         var value: RedisCacheValue?
         if case .bytes(let frame) = replies[1] { value = RedisCacheValue(decoding: frame) }
@@ -150,4 +151,11 @@ public final class RedisTier: Sendable {
     }
 
     private static func command(_ words: String...) -> [Data] { words.map { Data($0.utf8) } }
+
+    /// Reads the value under `key`, at most one byte over `maxValueBytes` of it (a longer value,
+    /// which this tier never writes, then fails its length check): whatever a server holds, a
+    /// read allocates no more. An absent key reads as empty, which decodes to nothing.
+    private func boundedRead(_ key: String) -> [Data] {
+        Self.command("GETRANGE", key, "0", String(configuration.maxValueBytes))
+    }
 }
