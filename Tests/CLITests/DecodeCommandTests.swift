@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import ImgCache
+import TestSupport
 
 final class DecodeCommandTests: XCTestCase {
     func testDecodeWritesThePixelExactFitSizeAndReportsIt() throws {
@@ -22,12 +23,9 @@ final class DecodeCommandTests: XCTestCase {
         }
         let folder = try CLIRunner.temporaryFolder()
         let webp = folder.appendingPathComponent("harbour.webp").path
-        let cwebp = Process()
-        cwebp.executableURL = URL(fileURLWithPath: "/usr/bin/cwebp")
-        cwebp.arguments = ["-quiet", "-q", "80", CLIRunner.media.appendingPathComponent("harbour.jpg").path, "-o", webp]
-        try cwebp.run()
-        cwebp.waitUntilExit()
-        XCTAssertEqual(cwebp.terminationStatus, 0)
+        let cwebp = try ProductRunner.runTool(
+            "cwebp", ["-quiet", "-q", "80", CLIRunner.media.appendingPathComponent("harbour.jpg").path, "-o", webp])
+        XCTAssertEqual(cwebp.status, 0, cwebp.errors)
 
         let info = try CLIRunner.run(["info", webp])
         XCTAssertEqual(info.status, 0, info.errors)

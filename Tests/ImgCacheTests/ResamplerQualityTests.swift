@@ -20,18 +20,12 @@ final class ResamplerQualityTests: XCTestCase {
 
     private func referenceAreaAverage(_ path: String, _ size: PixelSize, upsample: Int) throws -> [UInt8] {
         let output = path + ".\(size).rgba"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Self.script.path, path, "\(size.width)", "\(size.height)", "\(upsample)", output]
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        if message.contains("No module named 'PIL'") {
+        let result = try ProductRunner.runTool(
+            "python3", [Self.script.path, path, "\(size.width)", "\(size.height)", "\(upsample)", output])
+        if result.errors.contains("No module named 'PIL'") {
             throw XCTSkip("Pillow is not installed (make setup installs it)")
         }
-        XCTAssertEqual(process.terminationStatus, 0, message)
+        XCTAssertEqual(result.status, 0, result.errors)
         return Array(try Data(contentsOf: URL(fileURLWithPath: output)))
     }
 

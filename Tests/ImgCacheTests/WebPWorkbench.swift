@@ -27,21 +27,11 @@ struct WebPWorkbench {
     /// Runs `tool` (found on the PATH) in the folder and returns what it printed on stdout.
     @discardableResult
     func run(_ tool: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [tool] + arguments
-        process.currentDirectoryURL = folder
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let complaint = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw ToolFailure(description: "\(tool) \(arguments.prefix(6).joined(separator: " ")) failed: \(complaint)")
+        let result = try ProductRunner.runTool(tool, arguments, in: folder)
+        guard result.status == 0, !result.killedBySignal else {
+            throw ToolFailure(description: "\(tool) \(arguments.prefix(6).joined(separator: " ")) failed: \(result.errors)")
         }
-        return printed
+        return result.output
     }
 
     /// Writes `bitmap` as `name` (a PNG) and returns its path.

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Debian's redis-server in the foreground on 127.0.0.1 and a free port, with nothing saved to
 /// disk (`--save '' --appendonly no`, a temporary `--dir`); killed and started again on the same
@@ -40,22 +41,16 @@ final class RedisServer {
         server = nil
     }
 
-    /// Runs `redis-cli` against the server and returns its output (bounded by `timeout 5`).
+    /// Runs `redis-cli` against the server and returns its output (within 5 s).
     @discardableResult
     func cli(_ arguments: String...) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
-        process.arguments = ["5", "/usr/bin/redis-cli", "-h", "127.0.0.1", "-p", String(port)]
-            + (password.map { ["--no-auth-warning", "-a", $0] } ?? []) + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw ServerError("redis-cli \(arguments) exited \(process.terminationStatus): \(String(decoding: data, as: UTF8.self))")
+        let result = try ProductRunner.runTool(
+            "redis-cli",
+            ["-h", "127.0.0.1", "-p", String(port)] + (password.map { ["--no-auth-warning", "-a", $0] } ?? []) + arguments,
+            timeout: 5)
+        guard result.status == 0, !result.killedBySignal else {
+            throw ServerError("redis-cli \(arguments) exited \(result.status): \(result.output)\(result.errors)")
         }
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

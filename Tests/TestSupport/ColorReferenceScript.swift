@@ -10,15 +10,10 @@ public enum ColorReferenceScript {
     public static func run(_ arguments: [String]) throws {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Scripts/color_reference.py")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path] + arguments
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        if message.contains("No module named 'PIL'") { throw XCTSkip("Pillow is not installed (make setup installs it)") }
-        guard process.terminationStatus == 0 else { throw ImgCacheError.invalidArgument("color_reference.py failed: \(message)") }
+        let result = try ProductRunner.runTool("python3", [script.path] + arguments)
+        if result.errors.contains("No module named 'PIL'") { throw XCTSkip("Pillow is not installed (make setup installs it)") }
+        guard result.status == 0, !result.killedBySignal else {
+            throw ImgCacheError.invalidArgument("color_reference.py failed: \(result.errors)")
+        }
     }
 }

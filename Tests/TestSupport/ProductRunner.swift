@@ -2,8 +2,9 @@ import Dispatch
 import Foundation
 
 /// Runs an executable the package builds (`imgcache`, `feed-widget`...), found beside the test
-/// bundle, and captures what it prints and how it ended. A run that passes `timeout` is terminated
-/// (and so reported as killed by a signal).
+/// bundle, or a tool on the PATH (`cwebp`, `python3`, `redis-cli`...), and captures what it prints
+/// and how it ended. A run that passes `timeout` is terminated (and so reported as killed by a
+/// signal).
 public enum ProductRunner {
     public struct Result {
         public let status: Int32
@@ -13,11 +14,23 @@ public enum ProductRunner {
         public let killedBySignal: Bool
     }
 
+    /// Runs the package's `executable` with `arguments` in `directory` (default: the current one).
     public static func run(
         _ executable: String, _ arguments: [String], in directory: URL? = nil, timeout: TimeInterval = 60
     ) throws -> Result {
+        try run(Bundle.main.bundleURL.appendingPathComponent(executable), arguments, in: directory, timeout: timeout)
+    }
+
+    /// Runs `tool`, found on the PATH, with `arguments` in `directory` (default: the current one).
+    public static func runTool(
+        _ tool: String, _ arguments: [String], in directory: URL? = nil, timeout: TimeInterval = 60
+    ) throws -> Result {
+        try run(URL(fileURLWithPath: "/usr/bin/env"), [tool] + arguments, in: directory, timeout: timeout)
+    }
+
+    private static func run(_ executableURL: URL, _ arguments: [String], in directory: URL?, timeout: TimeInterval) throws -> Result {
         let process = Process()
-        process.executableURL = Bundle.main.bundleURL.appendingPathComponent(executable)
+        process.executableURL = executableURL
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
         let output = Pipe(), errors = Pipe()
