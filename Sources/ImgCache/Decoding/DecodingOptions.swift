@@ -84,14 +84,6 @@ public struct DecodingOptions: Sendable, Hashable {
         return overflow ? 1 : max(1, min(maxFrames, frameBudgetBytes / max(1, frameBytes)))
     }
 
-    /// Frames each of `targets` (decoded together, so sharing their limits) keeps from an
-    /// animation on `canvas` with `geometries`: its own `framesToKeep` at its output size, and no
-    /// more than keep the canvas pixels decoded within `limits.maxTotalPixels` (at least one).
-    static func framesToKeep(_ targets: [DecodingOptions], geometries: [ResizeGeometry], canvas: PixelSize) -> [Int] {
-        let framesByTotal = max(1, targets[0].limits.maxTotalPixels / max(1, canvas.area))
-        return zip(targets, geometries).map { min($0.framesToKeep(frameSize: $1.outputSize), framesByTotal) }
-    }
-
     /// The geometry for a source of `storedSize` (as stored, before orientation) shown with
     /// `orientation`; `invalidArgument` when `sourceRegion` does not fit the displayed source,
     /// `dimensionsOverLimit` when the output would be over `limits.maxOutputPixels`.

@@ -34,12 +34,8 @@ enum GIFDecoder {
         let options = targets[0]
         let reader = try GIFReader(input)
         let canvas = reader.canvasSize
-        try options.limits.check(width: canvas.width, height: canvas.height, format: .gif)
         // The canvas, and at most as much again saved for a frame that restores what was under it.
-        try options.limits.checkWorkingMemory(bytesPerPixel: 8, for: canvas)
-        let geometries = try targets.map { try $0.geometry(forStoredSize: canvas, orientation: .up) }
-        let framesToKeep = DecodingOptions.framesToKeep(targets, geometries: geometries, canvas: canvas)
-        let lastFrame = framesToKeep.max()!
+        let plan = try AnimationPlan(canvas: canvas, targets: targets, format: .gif)
 
         var info = ImageInfo(format: .gif, sourceSize: canvas)
         var compositor = GIFCompositor(size: canvas)
@@ -47,8 +43,7 @@ enum GIFDecoder {
         var delivered = 0
         var rowsInProgress = 0
         func deliverFrame() throws {
-            let keeping = targets.indices.filter { delivered < framesToKeep[$0] }
-            let resampler = RowResampler(inputSize: canvas, geometries: keeping.map { geometries[$0] })
+            let (keeping, resampler) = plan.resampler(forFrame: delivered)
             compositor.render(into: resampler)
             for (index, bitmap) in zip(keeping, resampler.finish()) {
                 try onFrame(index, ImageFrame(bitmap: bitmap, delayCentiseconds: control.delayCentiseconds), info)
@@ -57,7 +52,7 @@ enum GIFDecoder {
         }
 
         do {
-            reading: while delivered < lastFrame {
+            reading: while delivered < plan.framesToRead {
                 switch try reader.nextRecord() {
                 case .extension(let block):
                     if let blockControl = block.graphicControl { control = blockControl }

@@ -19,11 +19,8 @@ enum WebPAnimationDecoder {
         let options = targets[0]
         let container = try WebPContainer(bytes)
         let canvas = container.canvasSize
-        try options.limits.check(width: canvas.width, height: canvas.height, format: .webp)
-        try options.limits.checkWorkingMemory(bytesPerPixel: 8, for: canvas)
-        let geometries = try targets.map { try $0.geometry(forStoredSize: canvas, orientation: .up) }
-        let framesToKeep = DecodingOptions.framesToKeep(targets, geometries: geometries, canvas: canvas)
-        let lastFrame = min(framesToKeep.max()!, container.frameCount)
+        let plan = try AnimationPlan(canvas: canvas, targets: targets, format: .webp)
+        let lastFrame = min(plan.framesToRead, container.frameCount)
 
         var decoderOptions = WebPAnimDecoderOptions()
         guard WebPAnimDecoderOptionsInit(&decoderOptions) != 0 else {
@@ -52,8 +49,7 @@ enum WebPAnimationDecoder {
             }
             let delay = centiseconds(milliseconds: Int(timestamp) - Int(previousTimestamp))
             previousTimestamp = timestamp
-            let keeping = targets.indices.filter { frame < framesToKeep[$0] }
-            let resampler = RowResampler(inputSize: canvas, geometries: keeping.map { geometries[$0] })
+            let (keeping, resampler) = plan.resampler(forFrame: frame)
             for row in 0..<canvas.height where !resampler.isComplete {
                 let canvasRow = pixels + row * canvas.width * 4
                 guard let colorTransform else {
