@@ -65,7 +65,7 @@ public enum ImageDecoder {
                 throw ImgCacheError.invalidArgument("targets decoded together must share limits, truncation, orientation and colour policy")
             }
         }
-        let inspection = try inspect(source, countingFrames: false)
+        let inspection = try inspect(source, complete: false)
         try first.limits.check(width: inspection.size.width, height: inspection.size.height, format: inspection.format)
         for pass in try passes(targets, sourceSize: inspection.size, isAnimatable: try ImageDecoders.decoder(for: inspection.format).canAnimate, budget: passBudgetBytes) {
             var frames = [[ImageFrame]](repeating: [], count: pass.count)

@@ -18,9 +18,10 @@ protocol ImageDecoding: SendableMetatype {
     /// interlaced image held whole), for the pipeline's memory gate.
     static var workingBytesPerSourcePixel: Int { get }
 
-    /// Reads the headers of `input` without decoding pixels; frames are counted (which may read
-    /// the whole file) only when `countingFrames`, otherwise the frame count is 1.
-    static func inspect(_ input: SourceInput, countingFrames: Bool) throws -> ImageInspection
+    /// Reads the headers of `input` without decoding pixels. Only when `complete` are frames
+    /// counted (which may read the whole file) and the colour profile read (which may inflate and
+    /// parse one); otherwise the frame count is 1 and the profile `.none`: what sizes a decode.
+    static func inspect(_ input: SourceInput, complete: Bool) throws -> ImageInspection
 
     /// Decodes `input` for `targets` (which share their limits and flags), handing each kept frame
     /// for each target to `onFrame` as soon as it is resampled. Checks the limits from the headers

@@ -30,13 +30,14 @@ extension ImageDecoder {
     /// Reads the headers of `source`: format, size, orientation, colour profile, and for an
     /// animation the number of frames and the loop count. Pixels are not decoded.
     public static func inspect(_ source: ImageSource) throws -> ImageInspection {
-        try inspect(source, countingFrames: true)
+        try inspect(source, complete: true)
     }
 
-    /// `inspect`, where an animation's frames are counted (reading the whole file) only when
-    /// `countingFrames`; otherwise its frame count is 1 and its loop count nil.
-    static func inspect(_ source: ImageSource, countingFrames: Bool) throws -> ImageInspection {
+    /// `inspect`, where an animation's frames are counted (reading the whole file) and the colour
+    /// profile read only when `complete`; otherwise the frame count is 1, the loop count nil and
+    /// the profile `.none` (enough to plan a decode, which reads the profile itself).
+    static func inspect(_ source: ImageSource, complete: Bool) throws -> ImageInspection {
         let decoder = try ImageDecoders.decoder(for: source.sniffFormat())
-        return try source.withInput { try decoder.inspect($0, countingFrames: countingFrames) }
+        return try source.withInput { try decoder.inspect($0, complete: complete) }
     }
 }

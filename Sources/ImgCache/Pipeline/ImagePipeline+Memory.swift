@@ -5,7 +5,7 @@ extension ImagePipeline {
     /// header (read on the pipeline's threads), or 1 when the header does not read, as the decode
     /// will then fail at once.
     func decodeCost(_ source: ImageSource, _ targets: [DecodingOptions]) async throws -> Int {
-        let header = try await blocking.run { try? ImageDecoder.inspect(source, countingFrames: false) }
+        let header = try await blocking.run { try? ImageDecoder.inspect(source, complete: false) }
         guard let header else { return 1 }
         return Self.estimatedDecodeMemory(header, targets: targets, passBudget: configuration.renderPassBudgetBytes)
     }

@@ -35,7 +35,7 @@ public struct WallpaperSlicer: Sendable {
     /// - Throws: what `ImageDecoder.inspect` throws for bytes that are no image, and
     ///   `invalidArgument` for a screenshot no layout describes (landscape, say).
     public init(screenshot: ImageSource, icons: IconLayout = .small, iOS: Int = 18, device: DeviceModel? = nil) throws {
-        let size = try ImageDecoder.inspect(screenshot, countingFrames: false).size
+        let size = try ImageDecoder.inspect(screenshot, complete: false).size
         self.screenshot = screenshot
         layout = try HomeScreenLayout.memoised(screenshot: size, icons: icons, iOS: iOS, device: device)
     }
@@ -43,7 +43,7 @@ public struct WallpaperSlicer: Sendable {
     /// A slicer cutting `screenshot` by `layout`; `invalidArgument` when the screenshot's size (read
     /// from its headers) is not the layout's.
     public init(screenshot: ImageSource, layout: HomeScreenLayout) throws {
-        let size = try ImageDecoder.inspect(screenshot, countingFrames: false).size
+        let size = try ImageDecoder.inspect(screenshot, complete: false).size
         guard size == layout.screenshotSize else {
             throw ImgCacheError.invalidArgument("the screenshot is \(size), the layout describes \(layout.screenshotSize) screenshots")
         }

@@ -9,10 +9,10 @@ extension GIFDecoder: ImageDecoding {
         prefix.starts(with: Array("GIF87a".utf8)) || prefix.starts(with: Array("GIF89a".utf8))
     }
 
-    /// The canvas size; with `countingFrames`, every frame counted (the whole file is read, no
+    /// The canvas size; with `complete`, every frame counted (the whole file is read, no
     /// pixel decoded) and the loop count.
-    static func inspect(_ input: SourceInput, countingFrames: Bool) throws -> ImageInspection {
-        guard countingFrames else { return ImageInspection(format: .gif, size: try GIFReader(input).canvasSize) }
+    static func inspect(_ input: SourceInput, complete: Bool) throws -> ImageInspection {
+        guard complete else { return ImageInspection(format: .gif, size: try GIFReader(input).canvasSize) }
         let gif = try inspect(input)
         return ImageInspection(format: .gif, size: gif.canvas, frameCount: gif.frameCount, loopCount: gif.loopCount)
     }

@@ -7,15 +7,16 @@ extension JPEGDecoder: ImageDecoding {
     /// `FF D8 FF`: a start-of-image marker followed by another marker.
     static func recognizes(_ prefix: [UInt8]) -> Bool { prefix.starts(with: [0xFF, 0xD8, 0xFF]) }
 
-    /// Size as displayed (after the EXIF orientation), the orientation and the ICC profile.
-    static func inspect(_ input: SourceInput, countingFrames: Bool) throws -> ImageInspection {
+    /// Size as displayed (after the EXIF orientation), the orientation and, when `complete`, the
+    /// ICC profile.
+    static func inspect(_ input: SourceInput, complete: Bool) throws -> ImageInspection {
         let reader = try JPEGReader(input)
         try reader.readHeader()
         let orientation = reader.exifOrientation() ?? .up
         let size = reader.storedSize
         return ImageInspection(
             format: .jpeg, size: orientation.swapsAxes ? size.transposed : size, orientation: orientation,
-            colorProfile: reader.colorProfile())
+            colorProfile: complete ? reader.colorProfile() : .none)
     }
 
     static func decode(_ input: SourceInput, for targets: [DecodingOptions], onFrame: TargetFrameHandler) throws -> ImageInfo {

@@ -10,12 +10,12 @@ extension PNGDecoder: ImageDecoding {
         prefix.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
     }
 
-    static func inspect(_ input: SourceInput, countingFrames: Bool) throws -> ImageInspection {
+    static func inspect(_ input: SourceInput, complete: Bool) throws -> ImageInspection {
         let reader = try PNGReader(input)
         let header = try reader.readHeader()
         return ImageInspection(
             format: .png, size: PixelSize(width: Int(header.width), height: Int(header.height)),
-            colorProfile: try reader.colorProfile(header))
+            colorProfile: complete ? try reader.colorProfile(header) : .none)
     }
 
     static func decode(_ input: SourceInput, for targets: [DecodingOptions], onFrame: TargetFrameHandler) throws -> ImageInfo {

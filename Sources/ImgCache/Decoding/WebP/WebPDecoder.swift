@@ -19,13 +19,13 @@ enum WebPDecoder {
         }
     }
 
-    /// The size, and for an animation with `countingFrames` its frame count and loop count (the
-    /// chunks are parsed, no pixel is decoded).
-    static func inspect(_ input: SourceInput, countingFrames: Bool) throws -> ImageInspection {
+    /// The size, and with `complete` the colour profile and for an animation its frame count and
+    /// loop count (the chunks are parsed, no pixel is decoded).
+    static func inspect(_ input: SourceInput, complete: Bool) throws -> ImageInspection {
         try WebPBytes.with(input) { bytes in
             let features = try WebPFeatures(bytes)
-            let colorProfile = colorProfile(in: bytes)
-            guard features.isAnimated && countingFrames else {
+            let colorProfile = complete ? colorProfile(in: bytes) : .none
+            guard features.isAnimated && complete else {
                 return ImageInspection(format: .webp, size: features.size, colorProfile: colorProfile)
             }
             let container = try WebPContainer(bytes)
