@@ -31,6 +31,9 @@ public enum ImgCacheError: Error, Sendable, Equatable, CustomStringConvertible {
     case io(path: String, detail: String)
     /// The cache index (SQLite database at `path`) failed after its retries.
     case cacheIndex(path: String, detail: String)
+    /// A request with `ImageRequest.CachePolicy.cacheOnly` found nothing stored for `key`; no
+    /// request was made.
+    case notCached(key: String)
 
     public var description: String {
         switch self {
@@ -64,6 +67,8 @@ public enum ImgCacheError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(path): \(detail)"
         case .cacheIndex(let path, let detail):
             return "cache index \(path): \(detail)"
+        case .notCached(let key):
+            return "not in the cache (cache only): \(key)"
         }
     }
 }

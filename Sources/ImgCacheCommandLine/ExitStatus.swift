@@ -27,6 +27,8 @@ enum ExitStatus: Int32 {
     case someFailed = 11
     /// A URL or a redirect was refused: https to http, or a host not in --allowed-hosts.
     case refusedURL = 12
+    /// --cache-only found nothing stored; no request was made.
+    case notCached = 13
 
     /// The exit status and the one-line message for an error.
     static func describing(_ error: Error) -> (status: ExitStatus, message: String) {
@@ -49,6 +51,7 @@ enum ExitStatus: Int32 {
             case .httpStatus: return (.httpStatus, error.description)
             case .tooLarge: return (.tooLarge, error.description)
             case .refusedURL: return (.refusedURL, error.description)
+            case .notCached: return (.notCached, error.description)
             }
         default:
             return (.failure, "\(error)")

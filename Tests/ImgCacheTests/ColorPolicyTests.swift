@@ -68,11 +68,11 @@ final class ColorPolicyTests: XCTestCase {
     func testVariantKeysGainThePolicyOnlyWhenItIsNotTheDefault() throws {
         let url = URL(string: "https://example.test/photo.jpg")!
         let configuration = ImagePipeline.Configuration()
-        let plain = try ImagePipeline.Plan(ImageRequest(url: url, outputFormat: .png), configuration)
+        let plain = try RequestPlan(ImageRequest(url: url, outputFormat: .png), configuration)
         XCTAssertEqual(plain.variantKey, "https://example.test/photo.jpg#imgcache-variant:v2;size=source;mode=fit;"
             + "upscale=0;frames=1;budget=15728640;format=png")
         for policy in [ColorPolicy.keep, .ignore] {
-            let plan = try ImagePipeline.Plan(ImageRequest(url: url, outputFormat: .png, colorPolicy: policy), configuration)
+            let plan = try RequestPlan(ImageRequest(url: url, outputFormat: .png, colorPolicy: policy), configuration)
             XCTAssertEqual(plan.variantKey, plain.variantKey + ";color=\(policy.rawValue)")
             XCTAssertEqual(plan.options.colorPolicy, policy)
         }

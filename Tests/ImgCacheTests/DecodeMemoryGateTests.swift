@@ -88,21 +88,21 @@ final class DecodeMemoryGateTests: XCTestCase {
     func testTheEstimateCountsTheSourceAndThreeTimesTheOutputFrames() {
         let jpeg = ImageInspection(format: .jpeg, size: PixelSize(width: 4000, height: 3000), orientation: .right)
         let widget = DecodingOptions(targetSize: PixelSize(width: 300, height: 400), contentMode: .crop)
-        XCTAssertEqual(ImagePipeline.estimatedDecodeMemory(jpeg, targets: [widget], passBudget: 64 << 20),
+        XCTAssertEqual(VariantRenderer.estimatedDecodeMemory(jpeg, targets: [widget], passBudget: 64 << 20),
                        4000 * 3000 * 4 + 3 * 300 * 400 * 4)
         // A GIF: its canvas twice; frames by the budget (here 10 of 40,000 bytes, under 1 MB).
         let gif = ImageInspection(format: .gif, size: PixelSize(width: 500, height: 500))
         let frames = DecodingOptions(targetSize: PixelSize(width: 100, height: 100), maxFrames: 10, frameBudgetBytes: 1 << 20)
-        XCTAssertEqual(ImagePipeline.estimatedDecodeMemory(gif, targets: [frames], passBudget: 64 << 20),
+        XCTAssertEqual(VariantRenderer.estimatedDecodeMemory(gif, targets: [frames], passBudget: 64 << 20),
                        500 * 500 * 8 + 3 * 10 * 100 * 100 * 4)
         // Many targets: at most the pass budget beside the largest (1000x1000 fits 750x1000 of the
         // 3000x4000 picture).
         let sizes = (1...20).map { DecodingOptions(targetSize: PixelSize(width: 50 * $0, height: 50 * $0)) }
-        XCTAssertEqual(ImagePipeline.estimatedDecodeMemory(jpeg, targets: sizes, passBudget: 1 << 20),
+        XCTAssertEqual(VariantRenderer.estimatedDecodeMemory(jpeg, targets: sizes, passBudget: 1 << 20),
                        4000 * 3000 * 4 + 3 * (750 * 1000 * 4 + (1 << 20)))
         // A target over the output limit fails before allocating: it counts nothing.
         let huge = DecodingOptions(targetSize: PixelSize(width: 60_000, height: 60_000), allowsUpscaling: true)
-        XCTAssertEqual(ImagePipeline.estimatedDecodeMemory(jpeg, targets: [huge], passBudget: 64 << 20), 4000 * 3000 * 4)
+        XCTAssertEqual(VariantRenderer.estimatedDecodeMemory(jpeg, targets: [huge], passBudget: 64 << 20), 4000 * 3000 * 4)
     }
 
     func testDecodesWhoseEstimatesDoNotFitTogetherRunOneAtATime() async throws {
@@ -120,7 +120,7 @@ final class DecodeMemoryGateTests: XCTestCase {
                 dataLoader: loader, diskCache: disk, maxConcurrentDecodes: 4, decodingMemoryBytes: decodingMemory))
             let results = await pipeline.prefetch(urls.map { ImageRequest(url: $0, target: .pixels(PixelSize(width: 100, height: 100))) })
             for result in results { _ = try result.get() }
-            return await pipeline.decodeMemory.peak
+            return await pipeline.preparer.renderer.decodeMemory.peak
         }
         // Each estimate is 600 x 600 x 4 + 3 x 100 x 100 x 4 = 1,560,000 bytes.
         let tight = try await peak(decodingMemory: 2 << 20)

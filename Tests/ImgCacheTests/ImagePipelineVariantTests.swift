@@ -129,7 +129,7 @@ final class ImagePipelineVariantTests: XCTestCase {
 }
 
 extension ImagePipelineVariantTests {
-    func testAnOriginalOverTheCacheSizeLimitIsServedWithoutBeingStored() async throws {
+    func testAnOriginalOverTheCacheSizeLimitIsServedWithoutBeingStoredAndItsVariantIsStored() async throws {
         let loader = CountingLoader()
         let source = URL(string: "https://example.test/big.png")!
         let png = try PNGEncoder.encode(TestImages.scene(width: 300, height: 200, translucent: true))
@@ -139,9 +139,11 @@ extension ImagePipelineVariantTests {
         let pipeline = try ImagePipeline(configuration: ImagePipeline.Configuration(dataLoader: loader, diskCache: disk))
         let response = try await pipeline.image(for: ImageRequest(url: source, target: .pixels(PixelSize(width: 60, height: 60))))
         XCTAssertEqual(response.pixelSize, PixelSize(width: 60, height: 40))
-        XCTAssertNil(response.fileURL)
         XCTAssertEqual(try ImageDecoder.decode(.data(response.encodedData())).size, PixelSize(width: 60, height: 40))
-        XCTAssertEqual(try pipeline.diskCache.entries().count, 0)
+        // The variant fits: it is stored (it expires with the original's freshness), the original is not.
+        let entries = try pipeline.diskCache.entries()
+        XCTAssertEqual(entries.map(\.kind), [.variant(of: source.absoluteString)])
+        XCTAssertEqual(entries.first?.fileURL, response.fileURL)
     }
 }
 
@@ -180,12 +182,13 @@ extension ImagePipelineVariantTests {
         loader.serve(source, .init(data: try PNGEncoder.encode(TestImages.scene(width: 200, height: 100, translucent: true))))
         let pipeline = try pipeline(loader)
         _ = try await pipeline.data(for: source)
-        let original = try await pipeline.fetchOriginal(source) { _ in }
+        let request = OriginalRequest(url: source, key: source.absoluteString, headers: [:], policy: .useCache, storage: .all, accept: { _ in })
+        let original = try await pipeline.preparer.originals.fetch(request, context: WorkContext(priority: .normal))
         XCTAssertEqual(original.outcome, .disk)
-        let file = try XCTUnwrap(original.entry?.fileURL)
+        let file = try XCTUnwrap(original.copy.fileURL)
         try FileManager.default.removeItem(at: file) // the sweep
         XCTAssertThrowsError(try ImageDecoder.decode(.file(path: file.path)), "by its path, the file is gone")
-        let decoded = try ImageDecoder.decode(original.source, options: DecodingOptions(targetSize: PixelSize(width: 50, height: 50)))
+        let decoded = try ImageDecoder.decode(original.copy.source, options: DecodingOptions(targetSize: PixelSize(width: 50, height: 50)))
         XCTAssertEqual(decoded.size, PixelSize(width: 50, height: 25))
         // And a lookup that finds the file gone downloads it again.
         let again = try await pipeline.prepare(ImageRequest(url: source, target: .pixels(PixelSize(width: 40, height: 40))))

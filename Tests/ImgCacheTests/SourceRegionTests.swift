@@ -95,11 +95,11 @@ final class SourceRegionTests: XCTestCase {
     func testVariantKeysGainARegionOnlyWhenOneIsSet() throws {
         let url = URL(string: "https://example.test/wallpaper.png")!
         let configuration = ImagePipeline.Configuration()
-        let plain = try ImagePipeline.Plan(ImageRequest(url: url, outputFormat: .png), configuration)
+        let plain = try RequestPlan(ImageRequest(url: url, outputFormat: .png), configuration)
         XCTAssertEqual(plain.variantKey, "https://example.test/wallpaper.png#imgcache-variant:v2;size=source;mode=fit;"
             + "upscale=0;frames=1;budget=15728640;format=png")
         let region = PixelRect(x: 87, y: 261, width: 1032, height: 486)
-        let slice = try ImagePipeline.Plan(ImageRequest(url: url, outputFormat: .png, sourceRegion: region), configuration)
+        let slice = try RequestPlan(ImageRequest(url: url, outputFormat: .png, sourceRegion: region), configuration)
         XCTAssertEqual(slice.variantKey, plain.variantKey + ";region=1032x486+87+261")
         XCTAssertEqual(slice.options.sourceRegion, region)
     }

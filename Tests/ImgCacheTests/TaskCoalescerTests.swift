@@ -14,7 +14,7 @@ final class TaskCoalescerTests: XCTestCase {
         let results = try await withThrowingTaskGroup(of: Int.self) { group in
             for _ in 0..<50 {
                 group.addTask {
-                    try await coalescer.value(for: "same") {
+                    try await coalescer.value(for: "same", context: WorkContext(priority: .normal)) { _ in
                         await counter.increment()
                         try await Task.sleep(nanoseconds: 100_000_000)
                         return 42
@@ -33,12 +33,12 @@ final class TaskCoalescerTests: XCTestCase {
     func testDifferentKeysRunSeparatelyAndFailuresReachEveryWaiter() async throws {
         struct Failure: Error {}
         let coalescer = TaskCoalescer<Int, Int>()
-        async let a = coalescer.value(for: 1) { 1 }
-        async let b = coalescer.value(for: 2) { 2 }
+        async let a = coalescer.value(for: 1, context: WorkContext(priority: .normal)) { _ in 1 }
+        async let b = coalescer.value(for: 2, context: WorkContext(priority: .normal)) { _ in 2 }
         let values = try await [a, b]
         XCTAssertEqual(values, [1, 2])
         do {
-            _ = try await coalescer.value(for: 3) { throw Failure() }
+            _ = try await coalescer.value(for: 3, context: WorkContext(priority: .normal)) { _ in throw Failure() }
             XCTFail("expected the failure")
         } catch is Failure {}
     }
@@ -46,13 +46,13 @@ final class TaskCoalescerTests: XCTestCase {
     func testCancellingOneWaiterLeavesTheWorkForTheOthers() async throws {
         let coalescer = TaskCoalescer<String, Int>()
         let counter = Counter()
-        let work: @Sendable () async throws -> Int = {
+        let work: @Sendable (WorkContext) async throws -> Int = { _ in
             await counter.increment()
             try await Task.sleep(nanoseconds: 300_000_000)
             return 7
         }
-        let leaving = Task { try await coalescer.value(for: "k", work: work) }
-        let staying = Task { try await coalescer.value(for: "k", work: work) }
+        let leaving = Task { try await coalescer.value(for: "k", context: WorkContext(priority: .normal), work: work) }
+        let staying = Task { try await coalescer.value(for: "k", context: WorkContext(priority: .normal), work: work) }
         try await Task.sleep(nanoseconds: 50_000_000)
         leaving.cancel()
         do {
@@ -68,7 +68,7 @@ final class TaskCoalescerTests: XCTestCase {
     func testWorkIsCancelledWhenEveryWaiterCancels() async throws {
         let coalescer = TaskCoalescer<String, Int>()
         let sawCancellation = expectation(description: "work cancelled")
-        let work: @Sendable () async throws -> Int = {
+        let work: @Sendable (WorkContext) async throws -> Int = { _ in
             do {
                 try await Task.sleep(nanoseconds: 5_000_000_000)
             } catch {
@@ -77,8 +77,8 @@ final class TaskCoalescerTests: XCTestCase {
             }
             return 1
         }
-        let first = Task { try await coalescer.value(for: "k", work: work) }
-        let second = Task { try await coalescer.value(for: "k", work: work) }
+        let first = Task { try await coalescer.value(for: "k", context: WorkContext(priority: .normal), work: work) }
+        let second = Task { try await coalescer.value(for: "k", context: WorkContext(priority: .normal), work: work) }
         try await Task.sleep(nanoseconds: 50_000_000)
         first.cancel()
         second.cancel()

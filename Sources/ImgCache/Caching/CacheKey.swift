@@ -19,10 +19,26 @@ public enum CacheKey {
 
     /// The key of the original at `url`: the URL string without its fragment, which is never sent
     /// to a server (so `a.jpg#x` and `a.jpg` are one original). No original key holds a "#", so none
-    /// can equal a variant's key, which always does (see `VariantKey`).
+    /// can equal a variant's key, which always does (see `variantMarker`). See `CacheKeyPolicy` for
+    /// keys that leave query items out.
     public static func originalKey(for url: URL) -> String {
         let text = url.absoluteString
         return text.firstIndex(of: "#").map { String(text[..<$0]) } ?? text
+    }
+
+    /// The key of an original a caller names with its own key (`ImageRequest.cacheKey`): the key
+    /// with every "#" written "%23", so that it never reaches the variants' key space.
+    public static func originalKey(custom key: String) -> String {
+        key.replacingOccurrences(of: "#", with: "%23")
+    }
+
+    /// What separates a variant's key from its original's: every variant key holds it, no
+    /// original key can (see `originalKey(for:)`).
+    public static let variantMarker = "#imgcache-variant:"
+
+    /// True for the key of a variant, false for an original's.
+    public static func isVariantKey(_ key: String) -> Bool {
+        key.contains(variantMarker)
     }
 
     /// `hashedName(for: key)`, plus "." and `fileExtension` when it is not nil or empty.

@@ -49,6 +49,10 @@ public final class RedisTier: Sendable {
 
     static func originalKey(_ cacheKey: String) -> String { "imgcache:o:" + CacheKey.hashedName(for: cacheKey) }
     static func variantKey(_ cacheKey: String) -> String { "imgcache:v:" + CacheKey.hashedName(for: cacheKey) }
+    /// The Redis key of an original's or a variant's cache key.
+    static func redisKey(_ cacheKey: String) -> String {
+        CacheKey.isVariantKey(cacheKey) ? variantKey(cacheKey) : originalKey(cacheKey)
+    }
     static func leaseKey(_ redisKey: String) -> String { "imgcache:lease:" + redisKey.split(separator: ":").last! }
 
     /// The value under `key` when it decodes; nil when absent, damaged, over `maxValueBytes` or
@@ -70,26 +74,26 @@ public final class RedisTier: Sendable {
 
     /// Writes `value` under `key` to live until its expiry plus the grace period (the grace
     /// period alone when it never expires); not when its frame is over `maxValueBytes` or it
-    /// would live no time at all.
-    func store(_ value: RedisCacheValue, for key: String) {
+    /// would live no time at all. True when Redis took it.
+    @discardableResult
+    func store(_ value: RedisCacheValue, for key: String) -> Bool {
         let lifetime = (value.expiresAt?.timeIntervalSinceNow ?? 0) + configuration.gracePeriod
         let milliseconds = Int((lifetime * 1000).rounded(.down))
         guard milliseconds > 0, value.payload.count < configuration.maxValueBytes, let frame = value.encoded(),
               frame.count <= configuration.maxValueBytes
-        else { return }
+        else { return false }
         let command = [Data("SET".utf8), Data(key.utf8), frame, Data("PX".utf8), Data(String(milliseconds).utf8)]
-        guard let reply = run([command])?.first else { return }
-        count { reply == .status("OK") ? $0.stores += 1 : ($0.errors += 1) }
+        guard let reply = run([command])?.first else { return false }
+        let stored = reply == .status("OK")
+        count { stored ? $0.stores += 1 : ($0.errors += 1) }
+        return stored
     }
 
-    /// What an attempt to take the lease of a key found.
-    enum LeaseAttempt: Sendable, Equatable {
-        /// Taken: this instance downloads, then releases it with this token.
-        case acquired(token: String)
-        /// Another instance holds it.
-        case held
-        /// Redis could not say: go ahead without a lease.
-        case unavailable
+    /// Deletes the value under `key`.
+    func remove(_ key: String) {
+        guard let reply = run([Self.command("DEL", key)])?.first else { return }
+        if case .integer = reply { return }
+        count { $0.errors += 1 }
     }
 
     /// Takes the lease for `key` (SET NX with the lease TTL, under a random token) and reads the
@@ -157,5 +161,52 @@ public final class RedisTier: Sendable {
     /// read allocates no more. An absent key reads as empty, which decodes to nothing.
     private func boundedRead(_ key: String) -> [Data] {
         Self.command("GETRANGE", key, "0", String(configuration.maxValueBytes))
+    }
+}
+
+extension RedisTier: CacheLeasing {
+    public var isShared: Bool { true }
+
+    /// The value under `key`'s Redis key when it decodes; nil when absent, damaged, over
+    /// `maxValueBytes` or unreachable.
+    public func cachedData(for key: String) -> CachedData? {
+        value(for: Self.redisKey(key)).map(CachedData.init(redisValue:))
+    }
+
+    /// Writes the bytes and their metadata (see `store(_:for:)`); returns them as given when Redis
+    /// took them, nil otherwise.
+    @discardableResult
+    public func storeData(_ data: CachedData, for key: String, kind: CacheEntry.Kind) -> CachedData? {
+        guard data.byteCount < configuration.maxValueBytes, let bytes = try? data.data() else { return nil }
+        let value = RedisCacheValue(
+            payload: bytes, contentType: data.contentType, etag: data.etag, lastModified: data.lastModified,
+            expiresAt: data.expiresAt)
+        return store(value, for: Self.redisKey(key)) ? data : nil
+    }
+
+    public func removeData(for key: String) {
+        remove(Self.redisKey(key))
+    }
+
+    var leaseTiming: LeaseTiming {
+        LeaseTiming(ttl: configuration.leaseTTL, pollStart: configuration.leasePollStart, pollMax: configuration.leasePollMax)
+    }
+
+    func acquireLease(forCacheKey key: String) -> (attempt: LeaseAttempt, found: CachedData?) {
+        let (attempt, value) = acquireLease(for: Self.redisKey(key))
+        return (attempt, value.map(CachedData.init(redisValue:)))
+    }
+
+    func releaseLease(forCacheKey key: String, token: String) {
+        releaseLease(for: Self.redisKey(key), token: token)
+    }
+}
+
+extension CachedData {
+    /// A value read from Redis, its payload in memory.
+    init(redisValue value: RedisCacheValue) {
+        self.init(
+            data: value.payload, contentType: value.contentType, etag: value.etag, lastModified: value.lastModified,
+            expiresAt: value.expiresAt)
     }
 }

@@ -45,6 +45,16 @@ extension ImagePipeline {
         /// before the network, written with every download and rendered variant, and leased so
         /// that one instance of a fleet downloads each original. Default nil: no tier.
         public var redis: RedisConfiguration?
+        /// How an original's cache key is made from its URL: query items left out (signatures
+        /// and expiry dates of presigned URLs), or a function of the URL. Variant keys and Redis
+        /// keys follow it; downloads use the full URL. Default `CacheKeyPolicy()`: the URL
+        /// without its fragment. A request's `cacheKey` overrides it.
+        public var keyPolicy: CacheKeyPolicy
+        /// Tiers looked up after the disk cache and the Redis tier, in order, for originals and
+        /// variants (an object store, say): a hit is stored on the disk, and what is downloaded
+        /// or rendered is written to every tier the request's storage policy allows. Default []:
+        /// none.
+        public var tiers: [any DataCaching]
         /// Receives warnings the pipeline recovers from, such as the Redis tier becoming
         /// unavailable (once per outage). Default nil: not reported.
         public var log: (@Sendable (String) -> Void)?
@@ -62,6 +72,8 @@ extension ImagePipeline {
             limits: DecodingLimits = DecodingLimits(),
             renderPassBudgetBytes: Int = ImageDecoder.defaultPassBudgetBytes,
             redis: RedisConfiguration? = nil,
+            keyPolicy: CacheKeyPolicy = CacheKeyPolicy(),
+            tiers: [any DataCaching] = [],
             log: (@Sendable (String) -> Void)? = nil
         ) {
             self.loading = loading
@@ -76,6 +88,8 @@ extension ImagePipeline {
             self.limits = limits
             self.renderPassBudgetBytes = renderPassBudgetBytes
             self.redis = redis
+            self.keyPolicy = keyPolicy
+            self.tiers = tiers
             self.log = log
         }
     }

@@ -6,7 +6,8 @@ extension ImagePipeline {
     /// the number done and its result. Requests for one URL are prepared together: the original is
     /// fetched once and decoded once per DCT scale for all their targets. Variants already stored
     /// are not decoded. Returns each request's summary (not its pixels, so memory stays bounded
-    /// however long the list), in the order of `requests`.
+    /// however long the list), in the order of `requests`. Each request keeps its own priority
+    /// (a background prefetch passes `.low`, so that requests a user waits for go first).
     public func prefetch(
         _ requests: [ImageRequest],
         progress: @escaping @Sendable (Int, Result<ImageSummary, any Error>) -> Void = { _, _ in }
@@ -18,13 +19,15 @@ extension ImagePipeline {
             done += 1
             progress(done, result)
         }
-        var groups: [String: [(index: Int, plan: Plan)]] = [:]
+        var groups: [String: [(index: Int, plan: RequestPlan)]] = [:]
         var order: [String] = []
         for (index, request) in requests.enumerated() {
             do {
-                let plan = try Plan(request, configuration)
-                if groups[plan.originalKey] == nil { order.append(plan.originalKey) }
-                groups[plan.originalKey, default: []].append((index, plan))
+                let plan = try RequestPlan(request, configuration)
+                // Requests for one original with the same policies are prepared together.
+                let group = plan.originalRequest(accept: { _ in }).coalescingKey
+                if groups[group] == nil { order.append(group) }
+                groups[group, default: []].append((index, plan))
             } catch {
                 finish(index, .failure(error))
             }
@@ -48,12 +51,13 @@ extension ImagePipeline {
     }
 
     /// The summaries of requests for one URL, made ready together.
-    private func prefetchGroup(_ members: [(index: Int, plan: Plan)]) async -> [Prefetched] {
+    private func prefetchGroup(_ members: [(index: Int, plan: RequestPlan)]) async -> [Prefetched] {
         let start = DispatchTime.now()
-        let prepared = await variants(for: members.map(\.plan), keepsPixels: false)
+        let priority = members.map(\.plan.request.priority).max() ?? .normal
+        let prepared = await variants(for: members.map(\.plan), keepsPixels: false, context: WorkContext(priority: priority))
         let total = Self.seconds(since: start)
         return members.map { member in
-            let result = prepared[member.plan.variantKey] ?? .failure(CancellationError())
+            let result = prepared[member.plan.workKey] ?? .failure(CancellationError())
             return Prefetched(
                 index: member.index,
                 result: result.map { $0.summary(for: member.plan.request, scale: member.plan.scale, total: total, keepsBytes: false) })

@@ -2,7 +2,7 @@ extension ImagePipeline.Configuration {
     /// Throws `invalidArgument` naming the first setting out of its range: memory cache 0 to 64 GiB;
     /// 1 to 64 downloads and 1 to 64 decodes at once; decoding memory of 1 MiB to 64 GiB; 1 to
     /// 10,000 frames; a frame budget of 0 to 64 MiB; a render pass budget of 1 byte to 16 GiB; positive decoding limits; the loader's and
-    /// the disk cache's own ranges; the Redis tier's settings (see `RedisConfiguration.validate()`).
+    /// the disk cache's own ranges; the Redis tier's settings (see `RedisConfiguration.validate()`); the key policy's query item names.
     func validate() throws {
         let gibibyte = 1 << 30
         let ranges: [(String, Int, ClosedRange<Int>)] = [
@@ -20,5 +20,6 @@ extension ImagePipeline.Configuration {
         try limits.validate()
         if dataLoader == nil { try loading.validate() }
         try redis?.validate()
+        try keyPolicy.validate()
     }
 }

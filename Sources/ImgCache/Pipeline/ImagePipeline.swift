@@ -1,28 +1,28 @@
 import Foundation
 
 /// Takes a URL and a target and returns a pixel-exact, memory-bounded image: from the memory
-/// cache, the disk cache, the shared Redis tier (when configured), a revalidated original or the
-/// network, in that order.
+/// cache, the disk cache, the shared tiers (the Redis tier when configured, then
+/// `Configuration.tiers`), a revalidated original or the network, in that order.
 ///
-/// Identical requests in flight share one fetch and one decode; a request's cancellation cancels the
-/// shared work only when every request waiting on it has cancelled. Downloads and decodes each run
-/// under their own concurrency limit. Everything that blocks (the disk cache's SQLite index and
-/// files, decoding, encoding) runs on threads of the pipeline's own, never on the cooperative pool.
+/// It composes stages, each a type of its own: `OriginalStore` (the caches and the origin, with
+/// leases on a shared tier), `VariantStore` (stored variants), `VariantRenderer` (decoding and
+/// encoding under the decode limits) and `VariantPreparer`, which runs them for a request.
+/// Identical requests in flight share one fetch and one decode, at the highest priority among
+/// them; a request's cancellation cancels the shared work only when every request waiting on it
+/// has cancelled. Downloads and decodes each run under their own concurrency limit, higher
+/// priorities first. Everything that blocks (the disk cache's SQLite index and files, Redis,
+/// decoding, encoding) runs on threads of the pipeline's own, never on the cooperative pool.
 public final class ImagePipeline: Sendable {
     public let configuration: Configuration
-    /// The disk cache holding originals (key: the URL string) and variants (see `VariantKey`).
+    /// The disk cache holding originals (key: see `Configuration.keyPolicy`) and variants (see
+    /// `VariantKey`).
     public let diskCache: DiskCache
     let memoryCache: MemoryCache<String, ImageResponse>
     /// Responses with pixels, shared by identical `image(for:)` calls in flight.
     let images = TaskCoalescer<String, ImageResponse>()
-    /// Variants made ready (found, or rendered and stored), keyed by variant key.
+    /// Variants made ready (found, or rendered and stored), keyed by work key.
     let variants = TaskCoalescer<String, PreparedVariant>()
-    let originals = TaskCoalescer<String, OriginalFetch>()
-    let loader: any DataLoading
-    let loads: AsyncLimiter
-    let decodes: AsyncLimiter
-    /// Bytes the decodes running at once may hold, by the estimate from each source's header.
-    let decodeMemory: AsyncLimiter
+    let preparer: VariantPreparer
     /// Runs the blocking work: one thread per concurrent decode, and two more for cache and file
     /// I/O while decodes keep the others busy.
     let blocking: BlockingPool
@@ -39,12 +39,23 @@ public final class ImagePipeline: Sendable {
         // Large downloads are written to the cache's tmp/ as they arrive, to be moved into place.
         var loading = configuration.loading
         if loading.spillFolder == nil { loading.spillFolder = diskCache.temporaryFolder }
-        loader = configuration.dataLoader ?? DataLoader(configuration: loading)
-        loads = AsyncLimiter(capacity: configuration.maxConcurrentLoads)
-        decodes = AsyncLimiter(capacity: configuration.maxConcurrentDecodes)
-        decodeMemory = AsyncLimiter(capacity: configuration.decodingMemoryBytes)
-        blocking = BlockingPool(threadCount: configuration.maxConcurrentDecodes + 2, name: "imgcache")
-        redis = configuration.redis.map { RedisTier(configuration: $0, log: configuration.log) }
+        let loader = configuration.dataLoader ?? DataLoader(configuration: loading)
+        let blocking = BlockingPool(threadCount: configuration.maxConcurrentDecodes + 2, name: "imgcache")
+        let redis = configuration.redis.map { RedisTier(configuration: $0, log: configuration.log) }
+        let sharedTiers: [any DataCaching] = (redis.map { [$0] } ?? []) + configuration.tiers
+        let leases = FleetLeases(blocking: blocking)
+        preparer = VariantPreparer(
+            originals: OriginalStore(
+                disk: diskCache, sharedTiers: sharedTiers, loader: loader,
+                loads: AsyncLimiter(capacity: configuration.maxConcurrentLoads), blocking: blocking, leases: leases),
+            variants: VariantStore(disk: diskCache, sharedTiers: sharedTiers, blocking: blocking, leases: leases),
+            renderer: VariantRenderer(
+                decodes: AsyncLimiter(capacity: configuration.maxConcurrentDecodes),
+                decodeMemory: AsyncLimiter(capacity: configuration.decodingMemoryBytes), blocking: blocking,
+                limits: configuration.limits, passBudget: configuration.renderPassBudgetBytes),
+            blocking: blocking)
+        self.blocking = blocking
+        self.redis = redis
     }
 
     /// What this pipeline's Redis tier did so far; nil without a tier.
@@ -59,15 +70,10 @@ public final class ImagePipeline: Sendable {
     }
 
     /// The prepared image for `request`, with its pixels. A variant rendered now carries the pixels
-    /// it was encoded from; one found in the disk cache is decoded from its file.
+    /// it was encoded from; one found in the disk cache is decoded from its file. For progress,
+    /// events and a priority that changes while the request waits, use `task(for:)`.
     public func image(for request: ImageRequest) async throws -> ImageResponse {
-        let start = DispatchTime.now()
-        let plan = try Plan(request, configuration)
-        if let cached = memoryCache.value(for: plan.variantKey) {
-            return cached.served(for: request, outcome: .memory, total: Self.seconds(since: start))
-        }
-        let response = try await images.value(for: plan.variantKey) { [self] in try await preparedResponse(plan) }
-        return response.served(for: request, outcome: response.cacheOutcome, total: Self.seconds(since: start))
+        try await response(for: request, context: WorkContext(priority: request.priority))
     }
 
     /// Prepares the variant for `request` as `image(for:)` does (fetching, rendering and storing it
@@ -75,21 +81,75 @@ public final class ImagePipeline: Sendable {
     /// already in the cache is not decoded. For callers that need only the file.
     public func prepare(_ request: ImageRequest) async throws -> ImageSummary {
         let start = DispatchTime.now()
-        let plan = try Plan(request, configuration)
-        if let cached = memoryCache.value(for: plan.variantKey) {
+        let plan = try RequestPlan(request, configuration)
+        if let cached = memoryHit(plan) {
             return cached.served(for: request, outcome: .memory, total: Self.seconds(since: start)).summary
         }
-        let prepared = try await variants(for: [plan], keepsPixels: false)[plan.variantKey]!.get()
+        let context = WorkContext(priority: request.priority)
+        let prepared = try await variants(for: [plan], keepsPixels: false, context: context)[plan.workKey]!.get()
         return prepared.summary(for: request, scale: plan.scale, total: Self.seconds(since: start))
+    }
+
+    /// A handle on `request` being prepared, with its pixels as `image(for:)` gives them: its
+    /// priority can be changed while it waits, it can be cancelled, and it reports its progress
+    /// and events. It starts at once.
+    public func task(for request: ImageRequest) -> ImageTask {
+        ImageTask(request: request) { [self] context in try await response(for: request, context: context) }
+    }
+
+    /// The bytes at `url` (a JSON feed a widget polls, say), through the caches and HTTP
+    /// revalidation, saying whether they changed since the last stored copy so that a caller can
+    /// skip work when nothing did. The first fetch of a URL counts as changed. Its key follows
+    /// `Configuration.keyPolicy`.
+    public func data(for url: URL) async throws -> DataResult {
+        try RequestPlan.checkURL(url, allowedHosts: configuration.loading.allowedHosts)
+        let request = OriginalRequest(
+            url: url, key: configuration.keyPolicy.key(for: url), headers: [:], policy: .useCache, storage: .all,
+            accept: { _ in })
+        let context = WorkContext(priority: .normal)
+        let fetched = try await preparer.originalFetches.value(for: request.coalescingKey, context: context) {
+            [preparer] shared in try await preparer.originals.fetch(request, context: shared)
+        }
+        let copy = fetched.copy
+        let data = try await blocking.run { try copy.data() }
+        return DataResult(
+            url: url, data: data, changed: fetched.changed, cacheOutcome: fetched.outcome, contentType: copy.contentType)
+    }
+
+    /// `image(for:)` on behalf of a caller whose context is `context`.
+    func response(for request: ImageRequest, context: WorkContext) async throws -> ImageResponse {
+        let start = DispatchTime.now()
+        let plan = try RequestPlan(request, configuration)
+        if let cached = memoryHit(plan) {
+            return cached.served(for: request, outcome: .memory, total: Self.seconds(since: start))
+        }
+        let response = try await images.value(for: plan.workKey, context: context) { [self] shared in
+            try await preparedResponse(plan, context: shared)
+        }
+        return response.served(for: request, outcome: response.cacheOutcome, total: Self.seconds(since: start))
+    }
+
+    /// The memory cache's image for `plan`, unless the request reloads.
+    private func memoryHit(_ plan: RequestPlan) -> ImageResponse? {
+        plan.request.cachePolicy == .reload ? nil : memoryCache.value(for: plan.variantKey)
+    }
+
+    /// The variants for `plans`, which share one original and one policy, keyed by work key.
+    /// Variants in flight are joined; the others are made ready together.
+    func variants(for plans: [RequestPlan], keepsPixels: Bool, context: WorkContext) async -> VariantPreparer.Results {
+        let byKey = Dictionary(plans.map { ($0.workKey, $0) }, uniquingKeysWith: { first, _ in first })
+        return await variants.values(for: Array(byKey.keys), context: context) { [preparer] keys, shared in
+            await preparer.makeReady(keys.compactMap { byKey[$0] }, keepsPixels: keepsPixels, context: shared)
+        }
     }
 
     /// The response for `plan` once the memory cache missed: the variant made ready, with the pixels
     /// it was rendered from or else decoded from its file. A stored file that no longer decodes
     /// (damaged behind the cache's back) is removed and rendered again, once.
-    private func preparedResponse(_ plan: Plan) async throws -> ImageResponse {
+    private func preparedResponse(_ plan: RequestPlan, context: WorkContext) async throws -> ImageResponse {
         var attempt = 1
         while true {
-            let prepared = try await variants(for: [plan], keepsPixels: true)[plan.variantKey]!.get()
+            let prepared = try await variants(for: [plan], keepsPixels: true, context: context)[plan.workKey]!.get()
             var timings = prepared.timings
             let image: DecodedImage
             do {
@@ -97,11 +157,11 @@ public final class ImagePipeline: Sendable {
                     image = pixels
                 } else {
                     let decodeStart = DispatchTime.now()
-                    image = try await decodeStored(prepared.encoded)
+                    image = try await preparer.renderer.decodeStored(prepared.encoded, context: context)
                     timings.decoding = Self.seconds(since: decodeStart)
                 }
             } catch let error as ImgCacheError where attempt == 1 && prepared.fileURL != nil && error.isDamagedImage {
-                try await blocking.run { [diskCache] in _ = try diskCache.remove(key: plan.variantKey) }
+                try await blocking.run { [diskCache] in try diskCache.removeData(for: plan.variantKey) }
                 attempt += 1
                 continue
             }
@@ -109,22 +169,8 @@ public final class ImagePipeline: Sendable {
                 request: plan.request, image: image, scale: plan.scale, format: prepared.format,
                 byteCount: prepared.byteCount, fileURL: prepared.fileURL, unstoredData: prepared.unstoredData,
                 source: prepared.source, cacheOutcome: prepared.cacheOutcome, timings: timings)
-            _ = memoryCache.set(response, for: plan.variantKey, cost: image.byteCount)
+            if plan.request.storage != .none { _ = memoryCache.set(response, for: plan.variantKey, cost: image.byteCount) }
             return response
-        }
-    }
-
-    /// A stored variant decoded as it is: its size, every frame it holds, its pixels as stored
-    /// (a variant kept with its profile is not converted when read back).
-    private func decodeStored(_ source: ImageSource) async throws -> DecodedImage {
-        let options = DecodingOptions(
-            maxFrames: DecodingOptions.frameCounts.upperBound, frameBudgetBytes: DecodingOptions.frameBudgets.upperBound,
-            limits: configuration.limits, colorPolicy: .keep)
-        let cost = try await decodeCost(source, [options])
-        return try await decodeMemory.run(cost: cost) { [decodes, blocking] in
-            try await decodes.run {
-                try await blocking.run { try ImageDecoder.decode(source, options: options) }
-            }
         }
     }
 

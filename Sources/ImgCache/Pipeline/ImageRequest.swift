@@ -1,8 +1,39 @@
 import Foundation
 
 /// What to fetch and how to prepare it: the source URL, the region of it to keep, the target size,
-/// how to fit it, which frames to keep and the output format of the cached result.
+/// how to fit it, which frames to keep and the output format of the cached result; and how to
+/// fetch it: headers, cache key, cache policy and priority.
 public struct ImageRequest: Sendable, Hashable {
+    /// Where a request may take the image from.
+    public enum CachePolicy: String, Sendable, Hashable, CaseIterable {
+        /// The caches while fresh, then the origin (revalidating a stale copy). The default.
+        case useCache
+        /// The origin first: the stored original is revalidated with its validators even while
+        /// fresh (a 304 downloads nothing), and the variants are rendered again.
+        case reload
+        /// The caches only, fresh or stale, never the network: a miss fails with `notCached`.
+        case cacheOnly
+    }
+
+    /// What a request writes to the caches (the disk, the Redis tier and any other tier).
+    public enum StoragePolicy: String, Sendable, Hashable, CaseIterable {
+        /// The original and the variants. The default.
+        case all
+        /// The variants only: the original is used for this request and never written (a feed
+        /// service that renders each image once). A stored original is still used.
+        case variantsOnly
+        /// Nothing: the variant is returned in memory (`ImageResponse.unstoredData`).
+        case none
+    }
+
+    /// How soon a request's download and decode start when others wait for the same slots:
+    /// higher first, in arrival order within one priority.
+    public enum Priority: Int, Sendable, Hashable, Comparable, CaseIterable {
+        case veryLow, low, normal, high, veryHigh
+
+        public static func < (left: Priority, right: Priority) -> Bool { left.rawValue < right.rawValue }
+    }
+
     /// The format the prepared image is stored in.
     public enum OutputFormat: Sendable, Hashable {
         /// GIF when more than one frame is kept; otherwise JPEG (quality 85) when every pixel is
@@ -39,11 +70,35 @@ public struct ImageRequest: Sendable, Hashable {
     /// What is done with the source's colour profile. Default `.convert` (to sRGB). `.keep` embeds
     /// the source's RGB profile in a JPEG or PNG variant; GIF cannot carry one.
     public var colorPolicy: ColorPolicy
+    /// The JPEG quality, 1 to 100, when `.automatic` picks JPEG; part of the variant's key.
+    /// Default nil: 85. (`.jpeg(quality:)` carries its own.)
+    public var quality: Int?
+    /// Headers sent with the download, over `DataLoader.Configuration.headers` (a name given
+    /// here replaces the configuration's). Not part of the cache key unless named in
+    /// `keyHeaders`. `Authorization`, `Cookie` and `Proxy-Authorization` are not sent on a
+    /// redirect to another origin. Default [:].
+    public var headers: [String: String]
+    /// Names of `headers` whose values are part of the cache key, for an origin that answers
+    /// differently by a header (`Accept`, say). Default []: headers never change the key.
+    public var keyHeaders: [String]
+    /// The caller's own key for the image (Nuke's `imageId`), used instead of the URL for the
+    /// original's key, and so for its variants' and its Redis values'; the download still uses
+    /// `url`. Default nil: the URL after `ImagePipeline.Configuration.keyPolicy`.
+    public var cacheKey: String?
+    /// Where the image may come from. Default `.useCache`.
+    public var cachePolicy: CachePolicy
+    /// What is written to the caches. Default `.all`.
+    public var storage: StoragePolicy
+    /// How soon its download and decode start. Default `.normal` (`prefetch` callers pass `.low`).
+    /// An `ImageTask` can change it while the request waits.
+    public var priority: Priority
 
     public init(
         url: URL, target: ImageTarget? = nil, contentMode: ContentMode = .fit, allowsUpscaling: Bool = false,
         maxFrames: Int? = nil, frameBudgetBytes: Int? = nil, outputFormat: OutputFormat = .automatic,
-        sourceRegion: PixelRect? = nil, colorPolicy: ColorPolicy = .convert
+        sourceRegion: PixelRect? = nil, colorPolicy: ColorPolicy = .convert, quality: Int? = nil,
+        headers: [String: String] = [:], keyHeaders: [String] = [], cacheKey: String? = nil,
+        cachePolicy: CachePolicy = .useCache, storage: StoragePolicy = .all, priority: Priority = .normal
     ) {
         self.url = url
         self.target = target
@@ -54,6 +109,13 @@ public struct ImageRequest: Sendable, Hashable {
         self.outputFormat = outputFormat
         self.sourceRegion = sourceRegion
         self.colorPolicy = colorPolicy
+        self.quality = quality
+        self.headers = headers
+        self.keyHeaders = keyHeaders
+        self.cacheKey = cacheKey
+        self.cachePolicy = cachePolicy
+        self.storage = storage
+        self.priority = priority
     }
 }
 
@@ -66,10 +128,17 @@ extension ImageRequest.OutputFormat {
         }
     }
 
-    /// The canonical name used in cache keys: "auto", "png", "jpeg85", "gif".
-    var keyComponent: String {
+    /// The quality `.jpeg(quality:)` carries; nil for the other formats.
+    var jpegQuality: Int? {
+        if case .jpeg(let quality) = self { return quality }
+        return nil
+    }
+
+    /// The canonical name used in cache keys: "auto" ("auto-q20" when `.automatic` uses a JPEG
+    /// quality other than 85), "png", "jpeg85", "gif".
+    func keyComponent(quality: Int) -> String {
         switch self {
-        case .automatic: return "auto"
+        case .automatic: return quality == JPEGEncoder.defaultQuality ? "auto" : "auto-q\(quality)"
         case .png: return "png"
         case .jpeg(let quality): return "jpeg\(quality)"
         case .gif: return "gif"

@@ -94,6 +94,6 @@ public struct ImageSummary: Sendable {
     public func encodedData() throws -> Data {
         if let unstoredData { return unstoredData }
         guard let fileURL else { return Data() }
-        return try ImagePipeline.readStoredFile(fileURL)
+        return try OpenedFile.read(fileURL)
     }
 }

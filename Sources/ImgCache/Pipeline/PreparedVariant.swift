@@ -36,12 +36,24 @@ struct PreparedVariant: Sendable {
             cacheOutcome: cacheOutcome, timings: timings)
     }
 
-    /// A variant found in the cache: its headers, without decoding its pixels.
-    static func stored(_ entry: CacheEntry, outcome: CacheOutcome) throws -> PreparedVariant {
-        let inspection = try ImageDecoder.inspect(.file(path: entry.fileURL.path))
+    /// A variant found in a cache: its headers, without decoding its pixels; its bytes are
+    /// carried only when they are in no local file.
+    static func stored(_ copy: CachedData, outcome: CacheOutcome) throws -> PreparedVariant {
+        let inspection = try ImageDecoder.inspect(copy.source)
         return PreparedVariant(
             format: inspection.format, pixelSize: inspection.size, frameCount: inspection.frameCount,
-            byteCount: entry.byteCount, fileURL: entry.fileURL, unstoredData: nil, source: nil, cacheOutcome: outcome,
-            timings: ImageTimings(), image: nil)
+            byteCount: copy.byteCount, fileURL: copy.fileURL, unstoredData: copy.fileURL == nil ? try copy.data() : nil,
+            source: nil, cacheOutcome: outcome, timings: ImageTimings(), image: nil)
+    }
+}
+
+extension PreparedVariant {
+    /// This variant with `seconds` spent loading the original.
+    func loaded(in seconds: Double) -> PreparedVariant {
+        var timings = self.timings
+        timings.loading = seconds
+        return PreparedVariant(
+            format: format, pixelSize: pixelSize, frameCount: frameCount, byteCount: byteCount, fileURL: fileURL,
+            unstoredData: unstoredData, source: source, cacheOutcome: cacheOutcome, timings: timings, image: image)
     }
 }

@@ -7,13 +7,18 @@
 /// returns at once with `CancellationError`; work is cancelled only when every waiter of every
 /// key it computes has cancelled. Once work ends, the next request for its keys starts anew
 /// (results are not kept here).
+///
+/// Each piece of work has a `WorkContext` whose members are the contexts of its waiters: the work
+/// runs at the highest priority among them (raised as waiters join or are raised, lowered as they
+/// leave), and its download progress reaches each of them.
 actor TaskCoalescer<Key: Hashable & Sendable, Value: Sendable> {
     typealias Outcome = Result<Value, any Error>
 
-    /// One piece of work and how many of its keys still have waiters.
+    /// One piece of work, how many of its keys still have waiters, and their contexts.
     private final class Work {
         var task: Task<Void, Never>?
         var liveKeys: Int
+        let context = WorkContext()
         init(liveKeys: Int) { self.liveKeys = liveKeys }
     }
 
@@ -49,11 +54,16 @@ actor TaskCoalescer<Key: Hashable & Sendable, Value: Sendable> {
         }
     }
 
-    /// The waiters of one key in flight and the work computing it.
+    /// The waiters of one key in flight (with their contexts) and the work computing it.
     private final class Operation {
         let work: Work
-        var waiters: [UInt64: Waiter] = [:]
+        var waiters: [UInt64: (waiter: Waiter, context: WorkContext)] = [:]
         init(work: Work) { self.work = work }
+
+        func add(_ id: UInt64, _ waiter: Waiter, context: WorkContext) {
+            waiters[id] = (waiter, context)
+            work.context.add(context)
+        }
     }
 
     private var operations: [Key: Operation] = [:]
@@ -65,18 +75,21 @@ actor TaskCoalescer<Key: Hashable & Sendable, Value: Sendable> {
     /// Number of keys with work in flight.
     var inFlightCount: Int { operations.count }
 
-    /// The result of `work` for `key`, shared with every concurrent caller of the same key.
-    func value(for key: Key, work: @escaping @Sendable () async throws -> Value) async throws -> Value {
+    /// The result of `work` for `key`, shared with every concurrent caller of the same key;
+    /// `context` is the caller's, `work` is given the work's.
+    func value(
+        for key: Key, context: WorkContext, work: @escaping @Sendable (WorkContext) async throws -> Value
+    ) async throws -> Value {
         let waiter = newWaiter()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 if Task.isCancelled { return continuation.resume(throwing: CancellationError()) }
                 if operations[key] == nil {
-                    start([key]) { _ in
-                        do { return [key: .success(try await work())] } catch { return [key: .failure(error)] }
+                    start([key]) { _, workContext in
+                        do { return [key: .success(try await work(workContext))] } catch { return [key: .failure(error)] }
                     }
                 }
-                operations[key]!.waiters[waiter] = .single(continuation)
+                operations[key]!.add(waiter, .single(continuation), context: context)
             }
         } onCancel: {
             Task { await self.cancel(waiter: waiter, keys: [key]) }
@@ -84,10 +97,11 @@ actor TaskCoalescer<Key: Hashable & Sendable, Value: Sendable> {
     }
 
     /// The results for `keys`: keys in flight are joined; the rest are computed by one call of
-    /// `work`, which is given them and must return a result for each (a missing one fails with
-    /// `CancellationError`). On cancellation, keys not yet done fail with `CancellationError`.
+    /// `work`, which is given them and the work's context, and must return a result for each (a
+    /// missing one fails with `CancellationError`). On cancellation, keys not yet done fail with
+    /// `CancellationError`. `context` is the caller's.
     func values(
-        for keys: [Key], work: @escaping @Sendable ([Key]) async -> [Key: Outcome]
+        for keys: [Key], context: WorkContext, work: @escaping @Sendable ([Key], WorkContext) async -> [Key: Outcome]
     ) async -> [Key: Outcome] {
         let unique = Array(Set(keys))
         guard !unique.isEmpty else { return [:] }
@@ -101,7 +115,7 @@ actor TaskCoalescer<Key: Hashable & Sendable, Value: Sendable> {
                 }
                 let fresh = unique.filter { operations[$0] == nil }
                 if !fresh.isEmpty { start(fresh, work) }
-                for key in unique { operations[key]!.waiters[waiter] = .batch(batch) }
+                for key in unique { operations[key]!.add(waiter, .batch(batch), context: context) }
             }
         } onCancel: {
             Task { await self.cancel(waiter: waiter, keys: unique) }
@@ -114,7 +128,7 @@ actor TaskCoalescer<Key: Hashable & Sendable, Value: Sendable> {
     }
 
     /// Registers an operation for each of `keys` and starts one task computing them all.
-    private func start(_ keys: [Key], _ body: @escaping @Sendable ([Key]) async -> [Key: Outcome]) {
+    private func start(_ keys: [Key], _ body: @escaping @Sendable ([Key], WorkContext) async -> [Key: Outcome]) {
         let work = Work(liveKeys: keys.count)
         var started: [(Key, Operation)] = []
         for key in keys {
@@ -123,8 +137,9 @@ actor TaskCoalescer<Key: Hashable & Sendable, Value: Sendable> {
             started.append((key, operation))
         }
         startedCount += 1
+        let context = work.context
         work.task = Task {
-            let results = await body(keys)
+            let results = await body(keys, context)
             self.finish(started, results)
         }
     }
@@ -135,8 +150,9 @@ actor TaskCoalescer<Key: Hashable & Sendable, Value: Sendable> {
             let outcome = results[key] ?? .failure(CancellationError())
             let waiters = operation.waiters.values
             operation.waiters = [:]
-            for waiter in waiters { waiter.deliver(outcome, for: key) }
+            for entry in waiters { entry.waiter.deliver(outcome, for: key) }
         }
+        started.first?.1.work.context.detachAll()
     }
 
     private func cancel(waiter: UInt64, keys: [Key]) {
@@ -144,7 +160,8 @@ actor TaskCoalescer<Key: Hashable & Sendable, Value: Sendable> {
             guard let operation = operations[key], let removed = operation.waiters.removeValue(forKey: waiter) else {
                 continue
             }
-            removed.deliver(.failure(CancellationError()), for: key)
+            operation.work.context.remove(removed.context)
+            removed.waiter.deliver(.failure(CancellationError()), for: key)
             guard operation.waiters.isEmpty else { continue }
             operations[key] = nil
             operation.work.liveKeys -= 1

@@ -19,7 +19,16 @@ final class OpenedFile: Sendable {
 
     /// All the file's bytes.
     func read() throws -> Data {
-        try ImagePipeline.readStoredFile(URL(fileURLWithPath: path))
+        try Self.read(URL(fileURLWithPath: path))
+    }
+
+    /// The bytes of the cache file at `url`, or an `io` error naming it.
+    static func read(_ url: URL) throws -> Data {
+        do {
+            return try Data(contentsOf: url)
+        } catch {
+            throw ImgCacheError.io(path: url.path, detail: "cannot read: \(error.localizedDescription)")
+        }
     }
 
     /// True when the file holds the same bytes as the file at `other`, read a mebibyte at a time

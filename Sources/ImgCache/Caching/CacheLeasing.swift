@@ -1,0 +1,30 @@
+import Foundation
+
+/// A shared tier that hands out short leases on keys, so that of the instances of a fleet that
+/// miss the same key at once, one downloads or renders it while the others wait for its value.
+protocol CacheLeasing: DataCaching {
+    /// How long a lease lasts unless released, and how often a waiter looks again.
+    var leaseTiming: LeaseTiming { get }
+    /// Takes the lease of `key` and reads its value again in the same step (a leaseholder stores
+    /// its value before releasing, so a lease taken just after a release comes with the value).
+    func acquireLease(forCacheKey key: String) -> (attempt: LeaseAttempt, found: CachedData?)
+    /// Releases the lease of `key` if it still holds `token`.
+    func releaseLease(forCacheKey key: String, token: String)
+}
+
+/// What an attempt to take the lease of a key found.
+enum LeaseAttempt: Sendable, Equatable {
+    /// Taken: this instance does the work, then releases it with this token.
+    case acquired(token: String)
+    /// Another instance holds it.
+    case held
+    /// The tier could not say: go ahead without a lease.
+    case unavailable
+}
+
+/// A leasing tier's timing: a lease's lifetime, and a waiter's first and longest pause between looks.
+struct LeaseTiming: Sendable {
+    let ttl: TimeInterval
+    let pollStart: TimeInterval
+    let pollMax: TimeInterval
+}

@@ -1,0 +1,91 @@
+import Foundation
+
+/// A request resolved against the pipeline's configuration: target pixels and scale, decoding
+/// options, and the cache keys of the original and of the variant. Making one checks everything
+/// a request can get wrong before any cache or network is touched.
+struct RequestPlan: Sendable {
+    let request: ImageRequest
+    let pixels: PixelSize?
+    let scale: Double
+    let options: DecodingOptions
+    let originalKey: String
+    let variantKey: String
+
+    /// - Throws: `invalidURL` for a scheme other than http, https or file; `refusedURL` for a
+    ///   host the loader's `allowedHosts` does not list (whether or not the image is cached);
+    ///   `invalidArgument` for a quality outside 1...100 or an option out of its range.
+    init(_ request: ImageRequest, _ configuration: ImagePipeline.Configuration) throws {
+        try Self.checkURL(request.url, allowedHosts: configuration.loading.allowedHosts)
+        for quality in [request.quality, request.outputFormat.jpegQuality].compactMap({ $0 }) where !(1...100).contains(quality) {
+            throw ImgCacheError.invalidArgument("JPEG quality \(quality) is not in 1...100")
+        }
+        let resolved = try request.target?.resolve()
+        self.request = request
+        pixels = resolved?.pixels
+        scale = resolved?.scale ?? 1
+        var options = DecodingOptions(
+            targetSize: resolved?.pixels, sourceRegion: request.sourceRegion, contentMode: request.contentMode,
+            allowsUpscaling: request.allowsUpscaling, maxFrames: request.maxFrames ?? configuration.maxFrames,
+            frameBudgetBytes: request.frameBudgetBytes ?? configuration.frameBudgetBytes,
+            limits: configuration.limits, colorPolicy: request.colorPolicy)
+        // A still format keeps one frame: decoding more would be thrown away.
+        if request.outputFormat.isStill { options.maxFrames = 1 }
+        try options.validate()
+        self.options = options
+        originalKey = Self.originalKey(for: request, configuration)
+        variantKey = VariantKey.make(
+            url: originalKey, pixels: pixels, options: options, format: request.outputFormat, quality: request.quality)
+    }
+
+    /// The original's cache key: the caller's own key, else the URL after the key policy; then
+    /// the values of the headers named in `keyHeaders` (names in lower case, in order), so that
+    /// an origin that answers differently by a header has an original per value.
+    static func originalKey(for request: ImageRequest, _ configuration: ImagePipeline.Configuration) -> String {
+        var key = request.cacheKey.map(CacheKey.originalKey(custom:)) ?? configuration.keyPolicy.key(for: request.url)
+        let names = Set(request.keyHeaders.map { $0.lowercased() }).sorted()
+        for name in names {
+            let value = request.headers.first { $0.key.lowercased() == name }?.value ?? ""
+            key += CacheKey.originalKey(custom: " header:\(name)=\(value)")
+        }
+        return key
+    }
+
+    /// What identical requests in flight share one preparation by: the variant's key and the
+    /// request's policies (a reload never joins a cached lookup).
+    var workKey: String { "\(variantKey) \(request.cachePolicy.rawValue) \(request.storage.rawValue)" }
+
+    /// The request for the original, with the check its downloaded bytes must pass (`accept`).
+    func originalRequest(accept: @escaping @Sendable (Data) throws -> Void) -> OriginalRequest {
+        OriginalRequest(
+            url: request.url, key: originalKey, headers: request.headers, policy: request.cachePolicy,
+            storage: request.storage, accept: accept)
+    }
+
+    /// `image` encoded in the requested format, and that format. `.automatic` picks GIF for
+    /// several frames, JPEG (at the request's quality, default 85) for one opaque frame and PNG for
+    /// one with any translucent pixel; PNG and JPEG keep the first frame only, and under
+    /// `ColorPolicy.keep` carry the source's RGB profile (GIF cannot).
+    func encode(_ image: DecodedImage) throws -> (data: Data, format: ImageFormat) {
+        let first = image.frames[0].bitmap
+        let icc = image.info.colorProfile.embeddedBytes(under: options.colorPolicy)
+        let quality = request.quality ?? JPEGEncoder.defaultQuality
+        switch request.outputFormat {
+        case .automatic where image.isAnimated, .gif: return (try GIFEncoder.encode(image), .gif)
+        case .automatic where first.isOpaque: return (try JPEGEncoder.encode(first, quality: quality, iccProfile: icc), .jpeg)
+        case .automatic, .png: return (try PNGEncoder.encode(first, iccProfile: icc), .png)
+        case .jpeg(let quality): return (try JPEGEncoder.encode(first, quality: quality, iccProfile: icc), .jpeg)
+        }
+    }
+
+    /// Throws `invalidURL` unless `url` is http, https or file (files are read only when the
+    /// loader allows them), and `refusedURL` for an http(s) host `allowedHosts` does not list.
+    static func checkURL(_ url: URL, allowedHosts: [String]?) throws {
+        guard let scheme = url.scheme?.lowercased(), ["http", "https", "file"].contains(scheme) else {
+            throw ImgCacheError.invalidURL(url.absoluteString)
+        }
+        guard allowedHosts != nil, scheme != "file" else { return }
+        if let reason = try URLPolicy(allowedHosts: allowedHosts).refusal(for: url) {
+            throw ImgCacheError.refusedURL(url: url.absoluteString, reason: reason)
+        }
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+
+/// Makes variants ready by composing the stages: the variant store (disk, then shared tiers under
+/// leases), the original store (caches, then the origin) and the renderer. Variants of one
+/// original that are missing are rendered from one fetch and one decode (per DCT scale) of it;
+/// stored variants whose original turns out unchanged are kept and given its new expiry.
+struct VariantPreparer: Sendable {
+    typealias Results = [String: Result<PreparedVariant, any Error>]
+
+    let originals: OriginalStore
+    let variants: VariantStore
+    let renderer: VariantRenderer
+    /// Original fetches in flight, shared by requests for the same original with the same policies.
+    let originalFetches = TaskCoalescer<String, OriginalFetch>()
+    let blocking: BlockingPool
+
+    /// The variants for `plans` (one original, one cache and storage policy), keyed by work key.
+    /// With `keepsPixels`, variants rendered now keep the pixels they were encoded from.
+    func makeReady(_ plans: [RequestPlan], keepsPixels: Bool, context: WorkContext) async -> Results {
+        guard let policy = plans.first?.request.cachePolicy else { return [:] }
+        var results: Results = [:]
+        var missing = plans
+        if policy != .reload {
+            missing = []
+            let lookup: VariantStore.Lookup = policy == .cacheOnly ? .anyFreshness : .fresh
+            for (plan, found) in zip(plans, await variants.stored(plans, lookup, outcome: .disk)) {
+                switch found {
+                case .success(let variant?): results[plan.workKey] = .success(variant)
+                case .success(nil): missing.append(plan)
+                case .failure(let error): results[plan.workKey] = .failure(error)
+                }
+            }
+        }
+        guard policy != .reload, !missing.isEmpty else {
+            return await fetchAndRender(missing, results, keepsPixels: keepsPixels, context: context)
+        }
+        var leases: [HeldLease] = []
+        var unshared: [RequestPlan] = []
+        // In variant key order, the same in every instance: two instances never wait for each
+        // other's leases.
+        for plan in missing.sorted(by: { $0.variantKey < $1.variantKey }) {
+            let (variant, lease) = await variants.shared(plan)
+            if let variant { results[plan.workKey] = .success(variant) } else { unshared.append(plan) }
+            if let lease { leases.append(lease) }
+        }
+        let rendered = await fetchAndRender(unshared, results, keepsPixels: keepsPixels, context: context)
+        for lease in leases { await originals.leases.release(lease) }
+        return rendered
+    }
+
+    /// `found` completed with the variants of `missing`: the original (fetched once,
+    /// revalidated when stale) rendered once for all of them, or their stored copies refreshed
+    /// when the original is unchanged.
+    private func fetchAndRender(
+        _ missing: [RequestPlan], _ found: Results, keepsPixels: Bool, context: WorkContext
+    ) async -> Results {
+        var results = found
+        guard let first = missing.first else { return results }
+        let loadStart = DispatchTime.now()
+        let original: OriginalFetch
+        do {
+            let request = first.originalRequest { data in _ = try ImageFormat.sniff(data.prefix(ImageFormat.signatureLength)) }
+            original = try await originalFetches.value(for: request.coalescingKey, context: context) { [originals] shared in
+                try await originals.fetch(request, context: shared)
+            }
+        } catch {
+            for plan in missing { results[plan.workKey] = .failure(error) }
+            return results
+        }
+        let loading = ImagePipeline.seconds(since: loadStart)
+        var toRender = missing
+        if !original.changed, original.isStored, first.request.cachePolicy != .reload {
+            // The original is the one stored variants were rendered from: they stay, fresh again.
+            let outcome: CacheOutcome = [.disk, .shared].contains(original.outcome) ? original.outcome : .revalidated
+            toRender = []
+            let refreshed = await variants.stored(missing, .refreshed(expiresAt: original.copy.expiresAt), outcome: outcome)
+            for (plan, found) in zip(missing, refreshed) {
+                switch found {
+                case .success(let variant?): results[plan.workKey] = .success(variant.loaded(in: loading))
+                case .success(nil): toRender.append(plan)
+                case .failure(let error): results[plan.workKey] = .failure(error)
+                }
+            }
+        }
+        guard !toRender.isEmpty else { return results }
+        // Targets decoded together share their colour policy: one render per policy.
+        for group in Dictionary(grouping: toRender, by: \.options.colorPolicy).values {
+            for (key, result) in await render(original, group, keepsPixels: keepsPixels, context: context) {
+                results[key] = result.map { $0.loaded(in: loading) }
+            }
+        }
+        return results
+    }
+
+    /// The original decoded once for every plan and each variant encoded and stored (see
+    /// `VariantStore.store`). An original that turns out not to decode is removed from the disk.
+    private func render(_ original: OriginalFetch, _ plans: [RequestPlan], keepsPixels: Bool, context: WorkContext) async
+        -> Results
+    {
+        let work: (encoded: [EncodedVariant], decoding: Double, encoding: Double)
+        do {
+            work = try await renderer.render(original.copy.source, plans, keepsPixels: keepsPixels, context: context)
+        } catch {
+            if let error = error as? ImgCacheError, case .corruptImage = error, original.isStored {
+                let (disk, key) = (originals.disk, plans[0].originalKey)
+                _ = try? await blocking.run { try disk.removeData(for: key) }
+            }
+            return Dictionary(uniqueKeysWithValues: plans.map { ($0.workKey, .failure(error)) })
+        }
+        let storeStart = DispatchTime.now()
+        let stored: [Result<CachedData?, any Error>]
+        do {
+            stored = try await variants.store(work.encoded, of: original)
+        } catch {
+            return Dictionary(uniqueKeysWithValues: plans.map { ($0.workKey, .failure(error)) })
+        }
+        // Each variant's share of the work done for all of them.
+        let share = 1 / Double(plans.count)
+        let timings = ImageTimings(
+            decoding: work.decoding * share, encoding: (work.encoding + ImagePipeline.seconds(since: storeStart)) * share)
+        var results: Results = [:]
+        for (encoded, copy) in zip(work.encoded, stored) {
+            results[encoded.plan.workKey] = copy.map { copy in
+                PreparedVariant(
+                    format: encoded.format, pixelSize: encoded.size, frameCount: encoded.frameCount,
+                    byteCount: encoded.data.count, fileURL: copy?.fileURL, unstoredData: copy == nil ? encoded.data : nil,
+                    source: (encoded.info.format, encoded.info.sourceSize), cacheOutcome: original.outcome,
+                    timings: timings, image: encoded.image)
+            }
+        }
+        return results
+    }
+}

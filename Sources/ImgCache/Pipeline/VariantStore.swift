@@ -1,0 +1,113 @@
+import Foundation
+
+/// Finds and stores variants: on the disk (fresh; at any freshness for a cache-only request; or
+/// given a new expiry once their original is confirmed unchanged), then in the shared tiers, whose
+/// copies are stored on the disk too. On a leasing tier's miss it takes the lease, so that one
+/// instance of a fleet renders the variant while the others wait for it.
+struct VariantStore: Sendable {
+    let disk: DiskCache
+    /// The tiers after the disk, in lookup order.
+    let sharedTiers: [any DataCaching]
+    let blocking: BlockingPool
+    let leases: FleetLeases
+
+    /// How a stored variant is looked up.
+    enum Lookup: Sendable {
+        /// Served only while fresh.
+        case fresh
+        /// Served fresh or stale (a cache-only request).
+        case anyFreshness
+        /// Given a new expiry first (its original was confirmed unchanged).
+        case refreshed(expiresAt: Date?)
+    }
+
+    /// The variant of each plan on the disk, nil when there is none to serve: missing, expired, or
+    /// no longer an image (it is then removed). A file that another process removed since the
+    /// lookup is a miss too.
+    func stored(_ plans: [RequestPlan], _ lookup: Lookup, outcome: CacheOutcome) async -> [Result<PreparedVariant?, any Error>] {
+        let found = try? await blocking.run { [disk] in
+            plans.map { plan in
+                Result<PreparedVariant?, any Error> {
+                    let copy: CachedData?
+                    switch lookup {
+                    case .fresh: copy = try disk.cachedData(for: plan.variantKey).flatMap { $0.isExpired() ? nil : $0 }
+                    case .anyFreshness: copy = try disk.cachedData(for: plan.variantKey)
+                    case .refreshed(let expiry):
+                        let renewed = CachedData(data: Data(), expiresAt: expiry)
+                        copy = try disk.refreshData(renewed, for: plan.variantKey, kind: .variant(of: plan.originalKey))
+                    }
+                    guard let copy else { return nil }
+                    do {
+                        return try PreparedVariant.stored(copy, outcome: outcome)
+                    } catch let error as ImgCacheError where error.isDamagedImage {
+                        try disk.removeData(for: plan.variantKey)
+                        return nil
+                    } catch let error as ImgCacheError {
+                        guard case .io = error else { throw error }
+                        return nil
+                    }
+                }
+            }
+        }
+        return found ?? plans.map { _ in .failure(CancellationError()) }
+    }
+
+    /// The variant of `plan` from the first shared tier that holds one (fresh, or at any
+    /// freshness for a cache-only request), stored on the disk unless the request stores nothing;
+    /// otherwise nil, with the lease when this instance is to render it.
+    func shared(_ plan: RequestPlan) async -> (variant: PreparedVariant?, lease: HeldLease?) {
+        guard !plan.request.url.isFileURL else { return (nil, nil) }
+        let policy = plan.request.cachePolicy
+        var lease: HeldLease?
+        for tier in sharedTiers {
+            let found: CachedData?
+            if let leasing = tier as? any CacheLeasing, policy == .useCache, lease == nil {
+                (found, lease) = await leases.lookup(plan.variantKey, in: leasing)
+            } else {
+                found = (try? await blocking.run { try tier.cachedData(for: plan.variantKey) }) ?? nil
+            }
+            guard let found, policy == .cacheOnly || !found.isExpired() else { continue }
+            if let variant = await adopt(found, plan) {
+                await leases.release(lease)
+                return (variant, nil)
+            }
+        }
+        return (nil, lease)
+    }
+
+    /// A variant from a shared tier stored on the disk (linked to its original) and described from
+    /// its headers, outcome `.shared`; nil when it is not an image or cannot be stored.
+    private func adopt(_ found: CachedData, _ plan: RequestPlan) async -> PreparedVariant? {
+        let disk = self.disk
+        let adopted = try? await blocking.run { () -> PreparedVariant? in
+            guard (try? ImageFormat.sniff(found.data().prefix(ImageFormat.signatureLength))) != nil else { return nil }
+            guard plan.request.storage != .none else { return try? PreparedVariant.stored(found, outcome: .shared) }
+            guard let stored = try? disk.storeData(found, for: plan.variantKey, kind: .variant(of: plan.originalKey))
+            else { return nil }
+            return try? PreparedVariant.stored(stored, outcome: .shared)
+        }
+        return adopted ?? nil
+    }
+
+    /// Stores each encoded variant on the disk and in the shared tiers, with the original's
+    /// expiry, and returns each one's stored copy: nil when it may not be stored (see
+    /// `OriginalFetch.storesVariants`) or is over the disk's whole size limit.
+    func store(_ encoded: [EncodedVariant], of original: OriginalFetch) async throws -> [Result<CachedData?, any Error>] {
+        guard original.storesVariants else { return encoded.map { _ in .success(nil) } }
+        let (disk, tiers) = (self.disk, sharedTiers)
+        let expiresAt = original.copy.expiresAt
+        return try await blocking.run {
+            encoded.map { variant in
+                Result {
+                    let copy = CachedData(data: variant.data, contentType: variant.format.mimeType, expiresAt: expiresAt)
+                    let kind = CacheEntry.Kind.variant(of: variant.plan.originalKey)
+                    guard let stored = try disk.storeData(copy, for: variant.plan.variantKey, kind: kind) else { return nil }
+                    if !variant.plan.request.url.isFileURL {
+                        for tier in tiers { _ = try? tier.storeData(copy, for: variant.plan.variantKey, kind: kind) }
+                    }
+                    return stored
+                }
+            }
+        }
+    }
+}
