@@ -49,7 +49,17 @@ final class NginxServer {
         var connection: Int, requestOnConnection: Int
         /// The conditional headers, nil when absent.
         var ifNoneMatch: String?, ifModifiedSince: String?
+        /// The other headers the log format names (user-agent, accept, authorization,
+        /// proxy-authorization, cookie, x-trace, x-client), by lower-case name, those present and not empty only (nginx logs
+        /// an empty one as absent).
+        var headers: [String: String]
     }
+
+    /// The headers the log format names after the six plain fields, in its order.
+    private static let loggedHeaders = [
+        "if-none-match", "if-modified-since", "user-agent", "accept", "authorization", "proxy-authorization", "cookie",
+        "x-trace", "x-client",
+    ]
 
     /// The requests nginx has logged, in order, once there are `count` of them (nginx writes a
     /// line just after the response, so the last one can lag behind it); waits up to 2 s.
@@ -67,20 +77,40 @@ final class NginxServer {
         let text = try String(contentsOf: prefix.appendingPathComponent("access.log"), encoding: .utf8)
         return try text.split(separator: "\n").map { line in
             let fields = line.split(separator: " ", maxSplits: 6).map(String.init)
-            // The last field holds the two quoted headers; nginx writes a quote inside one as \x22.
-            let quoted = fields.count == 7 ? fields[6].components(separatedBy: "\" \"") : []
-            guard quoted.count == 2, let status = Int(fields[2]), let bytes = Int(fields[3]),
+            // The last field holds the quoted headers; nginx writes a quote inside one as \x22.
+            let quoted = fields.count == 7 ? fields[6].dropFirst().dropLast().components(separatedBy: "\" \"") : []
+            guard quoted.count == Self.loggedHeaders.count, let status = Int(fields[2]), let bytes = Int(fields[3]),
                   let connection = Int(fields[4]), let serial = Int(fields[5]) else {
                 throw ServerError("unexpected access log line: \(line)")
             }
-            func header(_ text: String) -> String? {
-                let value = text.trimmingCharacters(in: CharacterSet(charactersIn: "\"")).replacingOccurrences(of: "\\x22", with: "\"")
-                return value == "-" ? nil : value
+            var headers: [String: String] = [:]
+            for (name, value) in zip(Self.loggedHeaders, quoted) where value != "-" {
+                headers[name] = Self.unescaped(value)
             }
+            let ifNoneMatch = headers.removeValue(forKey: "if-none-match")
+            let ifModifiedSince = headers.removeValue(forKey: "if-modified-since")
             return Request(
                 method: fields[0], path: fields[1], status: status, bodyBytes: bytes, connection: connection,
-                requestOnConnection: serial, ifNoneMatch: header(quoted[0]), ifModifiedSince: header(quoted[1]))
+                requestOnConnection: serial, ifNoneMatch: ifNoneMatch, ifModifiedSince: ifModifiedSince, headers: headers)
         }
+    }
+
+    /// A logged value with nginx's escapes undone: `\xHH` for a quote, a backslash, a control
+    /// character or a byte over 0x7E.
+    private static func unescaped(_ logged: String) -> String {
+        var bytes: [UInt8] = []
+        var rest = Substring(logged).utf8[...]
+        while let byte = rest.first {
+            if byte == UInt8(ascii: "\\"), rest.count >= 4, rest.dropFirst().first == UInt8(ascii: "x"),
+               let value = UInt8(String(decoding: rest.dropFirst(2).prefix(2), as: UTF8.self), radix: 16) {
+                bytes.append(value)
+                rest = rest.dropFirst(4)
+            } else {
+                bytes.append(byte)
+                rest = rest.dropFirst()
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     func stop() {

@@ -9,6 +9,7 @@ numbered from 1 as they are accepted, and every request is recorded under its pa
 query with the number of the connection it came over: GET /_connections/<path> answers those
 numbers in order, separated by spaces, as plain text (one per request; empty for none).
 
+    /headers                the request's headers, one "Name: value" line each, as plain text
     /404, /500              always that status
     /flaky                  500 twice, then the image (ok.jpg)
     /429?after=S[&form=date] 429 with Retry-After: S seconds (or an HTTP-date S seconds ahead)

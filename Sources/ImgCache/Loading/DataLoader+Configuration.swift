@@ -67,8 +67,15 @@ extension DataLoader {
         /// against DNS rebinding. Default nil: any host. (A redirect from https to http is refused
         /// whatever this says.)
         public var allowedHosts: [String]?
-        /// The `User-Agent` header. Default "imgcache".
+        /// The `User-Agent` header, unless `headers` or a request's headers name one. Default "imgcache".
         public var userAgent = "imgcache"
+        /// Headers sent with every request, checked by `HTTPHeaderField`'s rules (an invalid one,
+        /// or two names that differ only in case, make every load fail with `invalidArgument`). A
+        /// request's header of the same name (compared case-insensitively) replaces one of these;
+        /// a `User-Agent` here replaces `userAgent`, an `Accept` the loader's own (the formats the
+        /// decoders read). `Authorization`, `Cookie` and `Proxy-Authorization` go only to the
+        /// origin of each load's first URL, as `DataRequest.headers` says. Default empty.
+        public var headers: [String: String] = [:]
 
         public init() {}
     }

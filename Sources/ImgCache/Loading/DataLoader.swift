@@ -13,6 +13,11 @@ import FoundationNetworking
 /// attempt whose response was not framed as it said (no response, a body shorter or longer than
 /// its `Content-Length`, an error in the middle of it) retires that session and its connections,
 /// and is retried on a new one when the retry policy allows. See `Configuration.reusesConnections`.
+///
+/// Each request sends the configuration's headers and its own (`DataRequest.headers`), and tells
+/// its observer of every attempt, redirect and piece of body (`DataLoadEvent`). Redirects keep the
+/// headers, except `Authorization`, `Cookie` and `Proxy-Authorization`, which go only to the origin
+/// of the first URL, as curl does (FoundationNetworking by itself copies them to any host).
 public final class DataLoader: DataLoading {
     public let configuration: Configuration
     private let sessions: LoaderSessions
@@ -39,8 +44,11 @@ public final class DataLoader: DataLoading {
         fileReader = configuration.allowsFileURLs ? BlockingPool(threadCount: 1, name: "imgcache-files") : nil
     }
 
+    /// Also throws `invalidArgument`, before any request is sent, for `request.headers` that break
+    /// `HTTPHeaderField`'s rules or a configuration out of its ranges.
     public func load(_ request: DataRequest) async throws -> DataResponse {
         let url = request.url
+        try HTTPHeaderField.check(request.headers, of: "request")
         switch url.scheme?.lowercased() {
         case "http", "https":
             guard let host = url.host, !host.isEmpty else { throw ImgCacheError.invalidURL(url.absoluteString) }
@@ -50,7 +58,10 @@ public final class DataLoader: DataLoading {
             return try await loadHTTP(request)
         case "file":
             guard let fileReader else { throw ImgCacheError.invalidURL(url.absoluteString) }
-            return try await fileReader.run { try self.readFile(url) }
+            let response = try await fileReader.run { try self.readFile(url) }
+            let size = Int64(response.data.count)
+            request.observer?(.progress(receivedBytes: size, expectedBytes: size))
+            return response
         default:
             throw ImgCacheError.invalidURL(url.absoluteString)
         }
@@ -61,10 +72,12 @@ public final class DataLoader: DataLoading {
     private func loadHTTP(_ request: DataRequest) async throws -> DataResponse {
         let deadline = ContinuousClock.now + .seconds(configuration.overallTimeout)
         let policy = configuration.retryPolicy
+        let prepared = urlRequest(for: request)
         var attempt = 1
         while true {
             do {
-                let received = try await perform(request, deadline: deadline)
+                let received = try await perform(
+                    prepared.request, credentials: prepared.credentials, attempt: attempt, of: request, deadline: deadline)
                 return response(received, for: request, attempts: attempt)
             } catch let failure as AttemptFailure {
                 guard failure.isRetryable, attempt < policy.maxAttempts,
@@ -78,19 +91,22 @@ public final class DataLoader: DataLoading {
         }
     }
 
-    /// One attempt: a data task under the watch of a `Transfer`, cancelled with the calling task.
-    /// An attempt whose framing went wrong retires the shared session.
-    private func perform(_ request: DataRequest, deadline: ContinuousClock.Instant) async throws -> Transfer.Received {
+    /// Attempt number `attempt` of `request`, sending `urlRequest` (whose `credentials` go only to
+    /// its URL's origin): a data task under the watch of a `Transfer`, cancelled with the calling
+    /// task. An attempt whose framing went wrong retires the shared session.
+    private func perform(
+        _ urlRequest: URLRequest, credentials: [String: String], attempt: Int, of request: DataRequest,
+        deadline: ContinuousClock.Instant
+    ) async throws -> Transfer.Received {
         let limits = Transfer.Limits(
             maxBytes: configuration.maxBytes, maxRedirects: configuration.maxRedirects,
             connectTimeout: configuration.connectTimeout, requestTimeout: configuration.requestTimeout,
             overallTimeout: configuration.overallTimeout, policy: try policy.get(),
             bodyMemoryLimit: configuration.maxBodyBytesInMemory,
             spillFolder: configuration.spillFolder ?? FileManager.default.temporaryDirectory)
-        let transfer = Transfer(url: request.url, isConditional: !request.validators.isEmpty, limits: limits, deadline: deadline)
-        var urlRequest = URLRequest(url: request.url)
-        if let etag = request.validators.etag { urlRequest.setValue(etag, forHTTPHeaderField: "If-None-Match") }
-        if let date = request.validators.lastModified { urlRequest.setValue(date, forHTTPHeaderField: "If-Modified-Since") }
+        let transfer = Transfer(
+            url: request.url, isConditional: !request.validators.isEmpty, credentials: credentials,
+            observer: request.observer, limits: limits, deadline: deadline)
         let watch = Task { await transfer.watchTimeouts() }
         var session: URLSession?
         var retiring = false
@@ -102,6 +118,7 @@ public final class DataLoader: DataLoading {
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
                     transfer.start(continuation: continuation) {
+                        request.observer?(.attemptStarted(number: attempt))
                         let (task, taskSession) = sessions.dataTask(with: urlRequest, for: transfer)
                         session = taskSession
                         return task

@@ -6,6 +6,7 @@ public protocol DataLoading: Sendable {
     /// - Returns: a 2xx response with its body, or, for a conditional request, a 304 Not
     ///   Modified with no body.
     /// - Throws: `ImgCacheError` (`.invalidURL`, `.httpStatus`, `.tooLarge`, `.timeout`, `.network`,
-    ///   `.io` for local files), or `CancellationError` when the calling task is cancelled.
+    ///   `.io` for local files, `.invalidArgument` for headers that break `HTTPHeaderField`'s rules),
+    ///   or `CancellationError` when the calling task is cancelled.
     func load(_ request: DataRequest) async throws -> DataResponse
 }

@@ -83,15 +83,10 @@ final class LoaderSessions: Sendable {
         let backstop = (configuration.overallTimeout + 1).rounded(.up)
         session.timeoutIntervalForRequest = backstop
         session.timeoutIntervalForResource = backstop
-        var headers = [
-            "User-Agent": configuration.userAgent,
-            // What the decoders read, so that CDNs that negotiate formats send nothing else.
-            "Accept": (ImageDecoders.mimeTypes + ["*/*;q=0.1"]).joined(separator: ", "),
-        ]
         // A session of its own already gives the attempt a fresh connection; this lets the server
-        // close it at once too.
-        if !configuration.reusesConnections { headers["Connection"] = "close" }
-        session.httpAdditionalHeaders = headers
+        // close it at once too. The request's own headers are on its URLRequest (see
+        // `DataLoader.urlRequest(for:)`).
+        if !configuration.reusesConnections { session.httpAdditionalHeaders = ["Connection": "close"] }
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
         return URLSession(configuration: session, delegate: delegate, delegateQueue: queue)

@@ -58,20 +58,37 @@ final class Transfer: Sendable {
         var hopStart: ContinuousClock.Instant
         /// When the last piece of the body arrived.
         var lastActivity: ContinuousClock.Instant
+        /// The final response's `Content-Length`, when it has no `Content-Encoding`.
+        var expectedBytes: Int64?
     }
 
     let url: URL
     private let isConditional: Bool
+    /// The credential headers of the first request, sent only to `origin`.
+    private let credentials: [String: String]
+    private let origin: HTTPOrigin
+    /// Told of redirects and of the body's progress, under the lock, so in order and never after
+    /// the transfer ended.
+    private let observer: (@Sendable (DataLoadEvent) -> Void)?
     private let limits: Limits
     private let deadline: ContinuousClock.Instant
     private let state: Mutex<State>
 
     /// - Parameters:
     ///   - isConditional: the request carries validators, so a 304 is an answer and not an error.
+    ///   - credentials: the request's credential headers (`HTTPHeaderField.credentialNames`), by the
+    ///     names it sends them under: dropped on a redirect to another origin than `url`'s, sent
+    ///     again on one back to it.
     ///   - deadline: when the whole load (every attempt) must be over.
-    init(url: URL, isConditional: Bool, limits: Limits, deadline: ContinuousClock.Instant) {
+    init(
+        url: URL, isConditional: Bool, credentials: [String: String], observer: (@Sendable (DataLoadEvent) -> Void)?,
+        limits: Limits, deadline: ContinuousClock.Instant
+    ) {
         self.url = url
         self.isConditional = isConditional
+        self.credentials = credentials
+        origin = HTTPOrigin(url)
+        self.observer = observer
         self.limits = limits
         self.deadline = deadline
         let now = ContinuousClock.now
@@ -150,9 +167,10 @@ final class Transfer: Sendable {
 
     // MARK: Delegate callbacks
 
-    /// A redirect to `request` by `response`: followed (`answer` gets the request) or refused
-    /// (`answer` gets nil, the transfer fails, and URLSession completes the task with the 3xx).
-    /// A transfer that has already failed never answers: its task is cancelled instead.
+    /// A redirect to `request` by `response`: followed (`answer` gets the request, with the
+    /// credentials only if it goes to the first URL's origin) or refused (`answer` gets nil, the
+    /// transfer fails, and URLSession completes the task with the 3xx). A transfer that has already
+    /// failed never answers: its task is cancelled instead.
     func redirect(
         to request: URLRequest, by response: HTTPURLResponse, answer: @Sendable (URLRequest?) -> Void
     ) {
@@ -177,10 +195,27 @@ final class Transfer: Sendable {
             // Answered under the lock, so that no cancel can come between the check and the answer
             // (the answer only queues work on URLSession's queue, ahead of any later cancel).
             state.refusedRedirect = refusal != nil
-            answer(refusal == nil ? request : nil)
-            return refusal
+            guard refusal == nil else {
+                answer(nil)
+                return refusal
+            }
+            let next = forwarded(request)
+            if let target = next.url { observer?(.redirected(to: target)) }
+            answer(next)
+            return nil
         }
         if let refusal { fail(refusal) }
+    }
+
+    /// `request` with the credentials set if it goes to `origin`, else removed. FoundationNetworking
+    /// copies every header of the request that was redirected into the next one.
+    private func forwarded(_ request: URLRequest) -> URLRequest {
+        var request = request
+        let sameOrigin = request.url.map { HTTPOrigin($0) == origin } ?? false
+        for (name, value) in credentials {
+            request.setValue(sameOrigin ? value : nil, forHTTPHeaderField: name)
+        }
+        return request
     }
 
     /// The final response's headers are in: a status that is not a success, or a
@@ -200,6 +235,9 @@ final class Transfer: Sendable {
             state.response = response
             state.headers = headers
             state.lastActivity = .now
+            if (headers["content-encoding"] ?? "identity").lowercased() == "identity" {
+                state.expectedBytes = headers["content-length"].flatMap { Int64($0) }
+            }
             if (status == 304 && isConditional) || (200...299).contains(status) {
                 if status != 304, declared > limits.maxBytes {
                     return ImgCacheError.tooLarge(bytes: declared, limit: limits.maxBytes)
@@ -211,8 +249,8 @@ final class Transfer: Sendable {
         if let failure { fail(failure) }
     }
 
-    /// A piece of the body; the transfer fails as soon as the body passes the byte limit (or
-    /// cannot be written to its file).
+    /// A piece of the body, reported to the observer; the transfer fails as soon as the body passes
+    /// the byte limit (or cannot be written to its file).
     func receive(_ data: Data) {
         let failure: Error? = state.withLock { state in
             guard !state.isFinished, state.response?.statusCode != 304 else { return nil }
@@ -221,6 +259,7 @@ final class Transfer: Sendable {
             guard total <= limits.maxBytes else { return ImgCacheError.tooLarge(bytes: total, limit: limits.maxBytes) }
             do {
                 try state.body.append(data)
+                observer?(.progress(receivedBytes: Int64(state.body.count), expectedBytes: state.expectedBytes))
                 return nil
             } catch {
                 return error
