@@ -36,6 +36,26 @@ struct ArgumentList {
         return found
     }
 
+    /// The values of every occurrence of `names`, in order (for a repeatable option such as `-H`).
+    mutating func values(_ names: String...) throws -> [String] {
+        var found: [String] = []
+        var index = 0
+        while index < words.count {
+            let word = words[index]
+            if let name = names.first(where: { word.hasPrefix($0 + "=") }) {
+                found.append(String(word.dropFirst(name.count + 1)))
+                words.remove(at: index)
+            } else if names.contains(word) {
+                guard index + 1 < words.count else { throw UsageError("\(word) needs a value") }
+                found.append(words[index + 1])
+                words.removeSubrange(index...index + 1)
+            } else {
+                index += 1
+            }
+        }
+        return found
+    }
+
     /// The value of `names` converted by `parse`, which returns nil for a bad value described by `expected`.
     mutating func value<Value>(
         _ names: String..., expected: String, parse: (String) -> Value?

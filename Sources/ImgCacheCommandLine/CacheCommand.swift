@@ -28,6 +28,8 @@ enum CacheCommand: Command {
           --json            print JSON instead of text
           --size-limit SIZE prune: the limit to trim to, e.g. 100MB (default 256MB; 1 MB = 2^20 B)
           --repair          verify: remove what is inconsistent
+          --ignore-query L  path: query items left out of the key, as fetch takes them (default
+                            $IMGCACHE_IGNORE_QUERY)
           --redis URL       stats: also the shared Redis tier's counters, added up over every instance
                             (default $IMGCACHE_REDIS): hits, misses, stores, errors
         """
@@ -38,6 +40,7 @@ enum CacheCommand: Command {
         let repair = arguments.flag("--repair")
         let sizeLimit = try arguments.value("--size-limit", expected: "a byte count such as 100MB", parse: parseByteCount)
         let redisOption = try arguments.value("--redis")
+        let ignored = try arguments.value("--ignore-query") ?? ProcessInfo.processInfo.environment["IMGCACHE_IGNORE_QUERY"]
         let words = try (try? arguments.positionals(2, usage: usage)) ?? arguments.positionals(1, usage: usage)
         let verb = words[0]
         guard ["stats", "ls", "prune", "clear", "verify", "path"].contains(verb) else {
@@ -72,8 +75,13 @@ enum CacheCommand: Command {
                     detail: "\(report.issueCount) inconsistencies with data/; run 'imgcache cache verify --repair'")
             }
         default:
-            // A URL's original is stored without its fragment; a variant's key is taken as it is.
-            let key = words[1].contains("#imgcache-variant:") ? words[1] : String(words[1].prefix { $0 != "#" })
+            // A URL's original is stored under its key (no fragment, no ignored query items); a
+            // variant's key is taken as it is.
+            let policy = CacheKeyPolicy(ignoredQueryItems: RequestArguments.queryItems(ignored))
+            var key = CacheKey.isVariantKey(words[1]) ? words[1] : String(words[1].prefix { $0 != "#" })
+            if !policy.ignoredQueryItems.isEmpty, !CacheKey.isVariantKey(key), let url = URL(string: key) {
+                key = policy.key(for: url)
+            }
             let entry = try cache.entry(for: key)
             let path = entry?.fileURL.path
                 ?? cache.root.appendingPathComponent("data").appendingPathComponent(CacheKey.fileName(forOriginal: key)).path

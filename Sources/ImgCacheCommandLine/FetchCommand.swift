@@ -18,24 +18,31 @@ enum FetchCommand: Command {
         Options:
         \(TargetArguments.help)
         \(TargetArguments.cacheHelp)
+        \(RequestArguments.help)
+          --cache-key KEY     the image's own cache key, instead of its URL (a signed URL's object id)
           --json              print a JSON object: path, pixel and point size, scale, frames, format,
-                              bytes, cache outcome (memory, disk, revalidated, network) and timings
-          --quality Q         JPEG quality 1-100 when -o names a .jpg (default 85)
+                              bytes, cache outcome (memory, disk, shared, revalidated, network) and timings
           -o, --output FILE   also write the result to FILE; its extension picks the format
-                              (.png, .jpg, .gif; default: GIF when several frames are kept,
-                              else JPEG quality 85 when every pixel is opaque, else PNG)
+                              (.png, .jpg, .gif), so --format goes without it
         """
 
     static func run(_ arguments: inout ArgumentList) throws {
         let fetch = try TargetArguments.parse(&arguments, cacheDirectory: true)
+        var options = try RequestArguments.parse(&arguments)
+        let cacheKey = try arguments.value("--cache-key")
         let json = arguments.flag("--json")
-        let quality = try arguments.value("--quality", expected: "a number from 1 to 100") { Int($0) }
-            ?? JPEGEncoder.defaultQuality
         let output = try arguments.value("-o", "--output")
         let source = try arguments.positionals(1, usage: "imgcache fetch URL|PATH [options]")[0]
-        let format = try output.map { try outputFormat(forPath: $0, quality: quality).request } ?? .automatic
-        let requests = try fetch.requests(for: source, format: format)
-        let pipeline = try fetch.pipeline()
+        if let output {
+            guard options.format == nil else { throw UsageError("-o's extension picks the format: give --format or -o") }
+            options.format = try outputFormat(forPath: output, quality: options.quality ?? JPEGEncoder.defaultQuality).request
+        }
+        let requests = try fetch.requests(for: source).map { request in
+            var request = options.applied(to: request)
+            request.cacheKey = cacheKey
+            return request
+        }
+        let pipeline = try fetch.pipeline(applying: options)
         guard requests.count == 1 else {
             if output != nil { throw UsageError("-o takes one target; give one --device and one --widget") }
             // Several targets: one download and one decode for all, a path (or report) for each.
@@ -54,7 +61,7 @@ enum FetchCommand: Command {
         }
     }
 
-    private static let notStored = "(not stored: the server sent no-store)"
+    private static let notStored = "(not stored: the server sent no-store, or --store none)"
 
     /// The output format `path`'s extension names, as a format and as a request's output format.
     static func outputFormat(forPath path: String, quality: Int) throws

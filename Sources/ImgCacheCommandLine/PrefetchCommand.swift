@@ -21,19 +21,26 @@ enum PrefetchCommand: Command {
         Options:
         \(TargetArguments.help)
         \(TargetArguments.cacheHelp)
+        \(RequestArguments.help)
           --json              print the summary as JSON (every URL with its path or error)
         """
 
     static func run(_ arguments: inout ArgumentList) throws {
         let fetch = try TargetArguments.parse(&arguments, cacheDirectory: true)
+        let options = try RequestArguments.parse(&arguments)
         let json = arguments.flag("--json")
         let words = try arguments.positionals(arguments.isEmpty ? 0 : 1, usage: "imgcache prefetch [FILE|-] [options]")
         // One request per source and target, each with the source it came from.
         let pairs = try readSources(words.first ?? "-").flatMap { source in
-            try fetch.requests(for: source).map { (source, $0) }
+            try fetch.requests(for: source).map { request in
+                // A background job: requests a user waits for (in a process sharing the pipeline) go first.
+                var request = options.applied(to: request)
+                request.priority = .low
+                return (source, request)
+            }
         }
         let sources = pairs.map(\.0), requests = pairs.map(\.1)
-        let pipeline = try fetch.pipeline()
+        let pipeline = try fetch.pipeline(applying: options)
         let progress = ProgressBar(total: requests.count, enabled: isatty(STDERR_FILENO) == 1 && !json)
         let results = try runBlocking(flushing: pipeline) {
             await pipeline.prefetch(requests) { done, _ in progress.update(done) }

@@ -118,12 +118,12 @@ struct TargetArguments {
     }
 
     /// The requests for `source` (a URL, or a local path read as a file URL), one per target.
-    func requests(for source: String, format: ImageRequest.OutputFormat = .automatic) throws -> [ImageRequest] {
+    func requests(for source: String) throws -> [ImageRequest] {
         let url = try Self.url(for: source)
         return (targets.isEmpty ? [nil] : targets.map(Optional.some)).map { target in
             ImageRequest(
                 url: url, target: target, contentMode: mode, allowsUpscaling: upscale,
-                maxFrames: maxFrames, frameBudgetBytes: budget, outputFormat: format, colorPolicy: colorPolicy)
+                maxFrames: maxFrames, frameBudgetBytes: budget, colorPolicy: colorPolicy)
         }
     }
 
@@ -168,10 +168,11 @@ struct TargetArguments {
         return known
     }
 
-    /// A pipeline on the chosen cache folder whose loader also reads local files.
+    /// A pipeline on the chosen cache folder whose loader also reads local files, with the user
+    /// agent and key policy of `options` (default: none given).
     /// The memory cache is off: a command prepares each image once, and keeping decoded frames
     /// for a later call that never comes would only grow a long prefetch.
-    func pipeline() throws -> ImagePipeline {
+    func pipeline(applying options: RequestArguments = RequestArguments()) throws -> ImagePipeline {
         var configuration = ImagePipeline.Configuration(memoryCacheLimit: 0)
         configuration.loading.allowsFileURLs = true
         configuration.loading.userAgent = "imgcache/\(CommandLineTool.version)"
@@ -179,7 +180,7 @@ struct TargetArguments {
         configuration.redis = redis
         configuration.log = RedisOption.log
         if let cacheDirectory { configuration.diskCache.root = URL(fileURLWithPath: cacheDirectory, isDirectory: true) }
-        return try ImagePipeline(configuration: configuration)
+        return try ImagePipeline(configuration: options.applied(to: configuration))
     }
 
     /// `source` as a URL: as given when it has a scheme, else a path made absolute.

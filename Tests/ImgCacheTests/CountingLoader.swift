@@ -15,6 +15,7 @@ final class CountingLoader: DataLoading {
     private struct State {
         var resources: [URL: Resource] = [:]
         var loads = 0
+        var requests: [DataRequest] = []
         var conditionalLoads = 0
         var notModified = 0
     }
@@ -31,12 +32,15 @@ final class CountingLoader: DataLoading {
     }
 
     var loads: Int { state.withLock { $0.loads } }
+    /// Every request loaded, in order.
+    var requests: [DataRequest] { state.withLock { $0.requests } }
     var conditionalLoads: Int { state.withLock { $0.conditionalLoads } }
     var notModified: Int { state.withLock { $0.notModified } }
 
     func load(_ request: DataRequest) async throws -> DataResponse {
         let resource = state.withLock { state -> Resource? in
             state.loads += 1
+            state.requests.append(request)
             if !request.validators.isEmpty { state.conditionalLoads += 1 }
             return state.resources[request.url]
         }

@@ -113,7 +113,11 @@ struct OriginalStore: Sendable {
     /// download; what arrives is stored as the policies allow.
     private func download(_ request: OriginalRequest, stale: StaleCopy?, context: WorkContext) async throws -> OriginalFetch {
         let validators = HTTPValidators(etag: stale?.copy.etag, lastModified: stale?.copy.lastModified)
-        let dataRequest = DataRequest(url: request.url, validators: validators)
+        let dataRequest = DataRequest(url: request.url, validators: validators, headers: request.headers) { event in
+            if case .progress(let received, let expected) = event {
+                context.reportProgress(received: received, expected: expected)
+            }
+        }
         let loader = self.loader
         let response = try await loads.run(context: context) { try await loader.load(dataRequest) }
         // A body in a file not moved into the cache goes when this fetch ends (its mapped bytes

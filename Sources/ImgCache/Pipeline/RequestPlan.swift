@@ -13,9 +13,11 @@ struct RequestPlan: Sendable {
 
     /// - Throws: `invalidURL` for a scheme other than http, https or file; `refusedURL` for a
     ///   host the loader's `allowedHosts` does not list (whether or not the image is cached);
-    ///   `invalidArgument` for a quality outside 1...100 or an option out of its range.
+    ///   `invalidArgument` for a header `HTTPHeaderField` refuses, a quality outside 1...100 or an
+    ///   option out of its range.
     init(_ request: ImageRequest, _ configuration: ImagePipeline.Configuration) throws {
         try Self.checkURL(request.url, allowedHosts: configuration.loading.allowedHosts)
+        try HTTPHeaderField.check(request.headers, of: "request")
         for quality in [request.quality, request.outputFormat.jpegQuality].compactMap({ $0 }) where !(1...100).contains(quality) {
             throw ImgCacheError.invalidArgument("JPEG quality \(quality) is not in 1...100")
         }
@@ -38,13 +40,14 @@ struct RequestPlan: Sendable {
     }
 
     /// The original's cache key: the caller's own key, else the URL after the key policy; then
-    /// the values of the headers named in `keyHeaders` (names in lower case, in order), so that
-    /// an origin that answers differently by a header has an original per value.
+    /// the values of the headers named in `keyHeaders` (the request's, else the loader
+    /// configuration's; names in lower case, in order), so that an origin that answers
+    /// differently by a header has an original per value.
     static func originalKey(for request: ImageRequest, _ configuration: ImagePipeline.Configuration) -> String {
         var key = request.cacheKey.map(CacheKey.originalKey(custom:)) ?? configuration.keyPolicy.key(for: request.url)
-        let names = Set(request.keyHeaders.map { $0.lowercased() }).sorted()
-        for name in names {
-            let value = request.headers.first { $0.key.lowercased() == name }?.value ?? ""
+        for name in Set(request.keyHeaders.map { $0.lowercased() }).sorted() {
+            let value = [request.headers, configuration.loading.headers].lazy
+                .compactMap { headers in headers.first { $0.key.lowercased() == name }?.value }.first ?? ""
             key += CacheKey.originalKey(custom: " header:\(name)=\(value)")
         }
         return key

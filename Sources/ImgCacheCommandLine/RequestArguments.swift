@@ -1,0 +1,99 @@
+import Foundation
+import ImgCache
+
+/// The options `fetch` and `prefetch` share about how an image is requested and stored: headers,
+/// cache keys, cache and storage policies, and the format of the cached variant.
+struct RequestArguments {
+    static let help = """
+          -H, --header 'N: V' send this header with every download (repeatable); 'Name;' sends it
+                              empty. Names and values are checked (exit 2); credentials
+                              (Authorization, Cookie) are not sent on a redirect to another origin
+          --header-file FILE  headers from FILE, one 'Name: value' a line (blank lines and lines
+                              starting with '#' skipped), so that secrets stay out of the process list
+          --user-agent UA     the User-Agent header (default imgcache/VERSION)
+          --ignore-query L    query items left out of cache keys, comma-separated, case-insensitive;
+                              a trailing * is a prefix, e.g. 'X-Amz-*,Signature,Expires,token'
+                              (default $IMGCACHE_IGNORE_QUERY): presigned URLs of one object share it
+          --reload            revalidate the stored original even when fresh (a 304 downloads
+                              nothing) and render the variants again
+          --cache-only        never the network: exit 13 when nothing is stored
+          --store WHAT        all (default), variants (the original is used once, never written)
+                              or none (nothing written: -o or --json get the bytes)
+          --format F          the cached variant's format: auto (default: GIF for several frames,
+                              else JPEG when opaque, else PNG), jpeg, png or gif
+          --quality Q         JPEG quality 1-100 of the cached variant (default 85)
+        """
+
+    var headers: [String: String] = [:]
+    var userAgent: String?
+    var ignoredQueryItems: [String] = []
+    var cachePolicy = ImageRequest.CachePolicy.useCache
+    var storage = ImageRequest.StoragePolicy.all
+    /// `--format`; nil when not given.
+    var format: ImageRequest.OutputFormat?
+    var quality: Int?
+
+    /// Reads the options; `environment` gives `IMGCACHE_IGNORE_QUERY`.
+    static func parse(
+        _ arguments: inout ArgumentList, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> RequestArguments {
+        var result = RequestArguments()
+        var lines = try arguments.values("-H", "--header")
+        if let file = try arguments.value("--header-file") { lines = try headerLines(file) + lines }
+        result.headers = HTTPHeaderField.dictionary(try lines.map { line in
+            do { return try HTTPHeaderField(parsing: line) } catch let error as ImgCacheError { throw UsageError("\(error)") }
+        })
+        result.userAgent = try arguments.value("--user-agent")
+        if let agent = result.userAgent {
+            do { _ = try HTTPHeaderField(name: "User-Agent", value: agent) } catch { throw UsageError("--user-agent: \(error)") }
+        }
+        result.ignoredQueryItems = queryItems(try arguments.value("--ignore-query") ?? environment["IMGCACHE_IGNORE_QUERY"])
+        let reload = arguments.flag("--reload"), cacheOnly = arguments.flag("--cache-only")
+        guard !(reload && cacheOnly) else { throw UsageError("--reload and --cache-only exclude each other") }
+        result.cachePolicy = reload ? .reload : cacheOnly ? .cacheOnly : .useCache
+        result.storage = try arguments.value("--store", expected: "all, variants or none") { word in
+            ["all": .all, "variants": .variantsOnly, "none": .none][word]
+        } ?? .all
+        result.quality = try arguments.value("--quality", expected: "a number from 1 to 100") { word in
+            Int(word).flatMap { (1...100).contains($0) ? $0 : nil }
+        }
+        let jpeg = ImageRequest.OutputFormat.jpeg(quality: result.quality ?? JPEGEncoder.defaultQuality)
+        result.format = try arguments.value("--format", expected: "auto, jpeg, png or gif") { word in
+            ["auto": .automatic, "jpeg": jpeg, "jpg": jpeg, "png": .png, "gif": .gif][word.lowercased()]
+        }
+        return result
+    }
+
+    /// `request` with these options; its output format is `--format`'s when given.
+    func applied(to request: ImageRequest) -> ImageRequest {
+        var request = request
+        request.headers = headers
+        request.cachePolicy = cachePolicy
+        request.storage = storage
+        if let format { request.outputFormat = format }
+        request.quality = quality
+        return request
+    }
+
+    /// `configuration` with the user agent and the key policy.
+    func applied(to configuration: ImagePipeline.Configuration) -> ImagePipeline.Configuration {
+        var configuration = configuration
+        if let userAgent { configuration.loading.userAgent = userAgent }
+        configuration.keyPolicy = CacheKeyPolicy(ignoredQueryItems: ignoredQueryItems)
+        return configuration
+    }
+
+    /// The names of a comma-separated `--ignore-query` list (none for nil).
+    static func queryItems(_ list: String?) -> [String] {
+        (list ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    /// The header lines of `path`: one a line, blank lines and '#' comments skipped.
+    private static func headerLines(_ path: String) throws -> [String] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ImgCacheError.io(path: path, detail: "cannot read the header file")
+        }
+        return String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).map(String.init)
+            .filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty && !$0.hasPrefix("#") }
+    }
+}
