@@ -1,6 +1,6 @@
 # imgcache: build, test, demo and benchmark entry points (GNU make).
 #
-#   make demo     install what is missing, build release, shrink the sample images, show the results
+#   make demo     install what is missing, build release, run the main job on the samples (Samples/demo.sh)
 #   make test     install what is missing, build and run every test
 #
 # `make help` lists the rest. Everything runs from a clean clone on Debian 12 with Swift 6
@@ -29,7 +29,6 @@ APT_PACKAGES := libgif-dev libpng-dev libjpeg-dev libsqlite3-dev libssl-dev libd
 	openssl ca-certificates libhiredis-dev redis-server
 
 IMGCACHE_BIN ?= .build/release/imgcache
-DEMO_SIZE ?= 1014x474
 BENCH_FLAGS ?=
 THROUGHPUT_FLAGS ?=
 
@@ -44,7 +43,7 @@ help:
 	@echo "make build         debug build"
 	@echo "make release       release build (.build/release/imgcache)"
 	@echo "make test          setup, build the tests, run them (conformance tests read \$$IMGCACHE_CORPUS or ../shared/corpus)"
-	@echo "make demo          setup, release build, decode Samples/media/harbour.jpg and spinner.gif to $(DEMO_SIZE) into out/"
+	@echo "make demo          setup, release build, Samples/demo.sh: fetch harbour.jpg from a local nginx for three widget sizes (twice: the second from the disk cache), cache stats, a wallpaper slice, the overlay, spinner.gif's first 8 frames; outputs in out/"
 	@echo "make bench         setup, release build, corpus, imgcache-bench (options: BENCH_FLAGS=\"--runs 5 gif\"), then throughput.sh (THROUGHPUT_FLAGS=\"--runs 1\")"
 	@echo "make bench-throughput  setup, release build, prefetch of 1,000 images against vipsthumbnail and Pillow on 1 and 2 cores, over HTTPS + 20 ms, and a 12 MP JPEG to every phone widget size in one call (Benchmarks/throughput.sh; BENCH_FLAGS=\"--runs 1 --only a\")"
 	@echo "make bench-compare setup, release build, imgcache against vipsthumbnail, ImageMagick, Pillow, gifsicle, djpeg (Benchmarks/compare.sh; BENCH_FLAGS=--runs 9)"
@@ -98,14 +97,7 @@ test: setup
 	bash Tests/release-smoke.sh
 
 demo: setup release
-	@for f in Samples/media/harbour.jpg Samples/media/spinner.gif; do \
-	  [ -f "$$f" ] || { echo "demo: $$f is missing" >&2; exit 1; }; \
-	done
-	@mkdir -p out
-	$(IMGCACHE_BIN) decode Samples/media/harbour.jpg --size $(DEMO_SIZE) -o out/harbour.png
-	$(IMGCACHE_BIN) info out/harbour.png
-	$(IMGCACHE_BIN) decode Samples/media/spinner.gif --size $(DEMO_SIZE) -o out/spinner.gif
-	$(IMGCACHE_BIN) info out/spinner.gif
+	Samples/demo.sh "$(IMGCACHE_BIN)"
 
 bench-corpus: setup
 	$(PYTHON) Benchmarks/make-corpus.py

@@ -1,9 +1,11 @@
-# Shell helpers the benchmark scripts share (compare.sh, memory.sh, throughput.sh). Sourced, not
-# run: `. "$(dirname "${BASH_SOURCE[0]}")/common.sh"` right after the script's `set` line.
+# Shell helpers the benchmark scripts share (compare.sh, memory.sh, throughput.sh, ...), and
+# Samples/demo.sh with them (for its local origin). Sourced, not run:
+# `. "$(dirname "${BASH_SOURCE[0]}")/common.sh"` right after the script's `set` line.
 #
 # Sets, unless the environment already does: root (the checkout; the script cd's there), bench_dir
 # ($IMGCACHE_BENCH_DIR, else ${TMPDIR:-/tmp}/imgcache-bench), imgcache ($IMGCACHE, else the release
-# CLI), python ($PYTHON, else python3) and gnu_time (/usr/bin/time). Every message names the script.
+# CLI), python ($PYTHON, else python3), nginx ($NGINX, else Debian's /usr/sbin/nginx) and gnu_time
+# (/usr/bin/time). Every message names the script.
 # shellcheck shell=bash disable=SC2034  # the variables are for the scripts that source this file
 
 bench_name=$(basename "${BASH_SOURCE[1]:-$0}")
@@ -11,6 +13,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 bench_dir=${IMGCACHE_BENCH_DIR:-${TMPDIR:-/tmp}/imgcache-bench}
 imgcache=${IMGCACHE:-$root/.build/release/imgcache}
 python=${PYTHON:-python3}
+nginx=${NGINX:-/usr/sbin/nginx}
 gnu_time=/usr/bin/time
 
 # die STATUS MESSAGE: prints "script: MESSAGE" on stderr and exits with STATUS.
@@ -70,12 +73,62 @@ stop() {
 
 # free_port: a TCP port free on 127.0.0.1 now.
 free_port() { "$python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-# wait_for_port PORT: true once 127.0.0.1:PORT accepts a connection, false after 5 s.
+# wait_for_port PORT [PID]: true once 127.0.0.1:PORT accepts a connection; false after 5 s, or as
+# soon as process PID (the server that should listen there) has ended.
 wait_for_port() {
   local _
   for _ in $(seq 50); do
     (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0
+    [ -z "${2:-}" ] || kill -0 "$2" 2>/dev/null || return 1
     sleep 0.1
   done
   return 1
+}
+
+# serve_folder FOLDER PREFIX [LOG_FORMAT]: $nginx serving FOLDER over HTTP on a free port of
+# 127.0.0.1, not as a daemon (daemon off, master_process off: one process, run in the background
+# of this shell), with its configuration, pid file, logs and temporary folders under PREFIX. Each
+# request is logged to PREFIX/access.log in LOG_FORMAT (nginx variables, no single quote; default
+# '$uri $status'). Sets nginx_pid and nginx_port; the caller stops it with `stop nginx_pid` (from
+# its EXIT trap). Exits 2 when $nginx is missing, 3 with nginx's last error when it does not start.
+serve_folder() {
+  local folder=$1 prefix=$2 format=${3:-'$uri $status'} reason _
+  command -v "$nginx" >/dev/null || die 2 "needs $nginx (make setup)"
+  mkdir -p "$prefix"
+  nginx_port=$(free_port)
+  cat >"$prefix/nginx.conf" <<CONF
+daemon off;
+master_process off;
+worker_processes 1;
+pid "$prefix/nginx.pid";
+error_log "$prefix/error.log" warn;
+events { worker_connections 1024; }
+http {
+    log_format served '$format';
+    access_log "$prefix/access.log" served;
+    client_body_temp_path "$prefix/client_body";
+    proxy_temp_path "$prefix/proxy";
+    fastcgi_temp_path "$prefix/fastcgi";
+    uwsgi_temp_path "$prefix/uwsgi";
+    scgi_temp_path "$prefix/scgi";
+    types { image/jpeg jpg jpeg; image/png png; image/gif gif; image/webp webp; }
+    server { listen 127.0.0.1:$nginx_port; root "$folder"; }
+}
+CONF
+  # Without NGINX in its environment: nginx would read it as sockets inherited from an upgrade.
+  env -u NGINX "$nginx" -p "$prefix" -c "$prefix/nginx.conf" -e "$prefix/error.log" 2>>"$prefix/error.log" &
+  nginx_pid=$!
+  # nginx writes its pid file once it holds the port (when another process took it since
+  # free_port, nginx tries for 2.5 s, then gives up): the port alone could be someone else's.
+  for _ in $(seq 50); do
+    [ ! -s "$prefix/nginx.pid" ] && kill -0 "$nginx_pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  if ! { [ -s "$prefix/nginx.pid" ] && wait_for_port "$nginx_port" "$nginx_pid"; }; then
+    # nginx's first fatal complaint (else its last line), without time stamp and process number.
+    reason=$({ grep -m 1 -E '\[(emerg|alert|crit)\]' "$prefix/error.log" || grep . "$prefix/error.log" | tail -n 1; } 2>/dev/null |
+      sed -E 's/^[0-9/]+ [0-9:]+ //; s/^nginx: //; s/ [0-9]+#[0-9]+: (\*[0-9]+ )?/ /') || true
+    stop nginx_pid
+    die 3 "nginx did not start on 127.0.0.1:$nginx_port${reason:+: $reason}"
+  fi
 }

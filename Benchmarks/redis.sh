@@ -42,7 +42,6 @@ done
   die 2 "--urls and --instances want positive whole numbers, --delay-ms a whole number"
 
 cd "$root"
-nginx=${NGINX:-/usr/sbin/nginx}
 redis_server=${REDIS_SERVER:-/usr/bin/redis-server}
 for tool in "$nginx" "$redis_server" "$python"; do
   command -v "$tool" >/dev/null || die 2 "needs $tool (make setup)"
@@ -53,33 +52,12 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/imgcache-redis-bench.XXXXXX")
 nginx_pid="" proxy_pid="" redis_pid=""
 trap 'stop redis_pid; stop proxy_pid; stop nginx_pid; rm -rf "$work"' EXIT
 
-mkdir -p "$work/www" "$work/nginx"
+mkdir -p "$work/www"
 "$imgcache" decode Samples/media/harbour.jpg --size 1024x768 -o "$work/source.jpg" >/dev/null
 for i in $(seq "$urls"); do ln "$work/source.jpg" "$work/www/p$i.jpg"; done
 
-http_port=$(free_port)
-cat >"$work/nginx/nginx.conf" <<CONF
-daemon off;
-master_process off;
-worker_processes 1;
-pid $work/nginx/nginx.pid;
-error_log $work/nginx/error.log warn;
-events { worker_connections 1024; }
-http {
-    log_format bench '\$uri \$status';
-    access_log $work/nginx/access.log bench;
-    client_body_temp_path $work/nginx/client_body;
-    proxy_temp_path $work/nginx/proxy;
-    fastcgi_temp_path $work/nginx/fastcgi;
-    uwsgi_temp_path $work/nginx/uwsgi;
-    scgi_temp_path $work/nginx/scgi;
-    types { image/jpeg jpg; }
-    server { listen 127.0.0.1:$http_port; root $work/www; }
-}
-CONF
-"$nginx" -p "$work/nginx" -c "$work/nginx/nginx.conf" -e "$work/nginx/error.log" &
-nginx_pid=$!
-wait_for_port "$http_port" || die 3 "nginx did not start on 127.0.0.1:$http_port"
+serve_folder "$work/www" "$work/nginx"
+http_port=$nginx_port
 origin_port=$http_port
 if [ "$delay_ms" -gt 0 ]; then
   "$python" Benchmarks/delay_proxy.py "$http_port" --delay-ms "$delay_ms" --port-file "$work/proxy.port" 2>"$work/proxy.log" &

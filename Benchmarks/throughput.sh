@@ -72,7 +72,6 @@ esac
 selected() { [[ " ${sections[*]} " == *" $1 "* ]]; }
 
 cd "$root"
-nginx=${NGINX:-/usr/sbin/nginx}
 box=510x510
 target=(--device "iPhone 16 Pro Max" --widget small)
 pillow_peer=$root/Benchmarks/peers/pillow_fill_batch.py
@@ -151,13 +150,13 @@ start_nginx() {
   # `listen ... ssl http2` up to nginx 1.25.0 (Debian 12 has 1.22), `http2 on;` from 1.25.1.
   for attempt in "ssl http2|" "ssl|http2 on;" "ssl|"; do
     write_nginx_conf "$attempt"
-    if ! selected b || "$nginx" -t -q -p "$work/nginx" -c "$work/nginx/nginx.conf" -e "$work/nginx/error.log" 2>/dev/null; then
+    if ! selected b || env -u NGINX "$nginx" -t -q -p "$work/nginx" -c "$work/nginx/nginx.conf" -e "$work/nginx/error.log" 2>/dev/null; then
       tls_listen=$attempt
       break
     fi
   done
-  [ -n "$tls_listen" ] || { "$nginx" -t -p "$work/nginx" -c "$work/nginx/nginx.conf" >&2 || true; die 3 "nginx refuses the TLS server"; }
-  "$nginx" -p "$work/nginx" -c "$work/nginx/nginx.conf" -e "$work/nginx/error.log" &
+  [ -n "$tls_listen" ] || { env -u NGINX "$nginx" -t -p "$work/nginx" -c "$work/nginx/nginx.conf" >&2 || true; die 3 "nginx refuses the TLS server"; }
+  env -u NGINX "$nginx" -p "$work/nginx" -c "$work/nginx/nginx.conf" -e "$work/nginx/error.log" &
   nginx_pid=$!
   if ! wait_for_port "$http_port"; then
     cat "$work/nginx/error.log" 2>/dev/null >&2 || true

@@ -30,4 +30,18 @@ grep -q "^prefetched 3 of 4: 3 downloaded" <<<"$summary" || fail "prefetch summa
 "$bin" info "$work/slices/medium-top.png" | grep -q "1032x486 pixels" || fail "medium-top.png is not 1032x486"
 "$bin" overlay Samples/media/home-screen.png -o "$work/overlay.png" | grep -q "1206x2622 PNG, 11 slots outlined" \
   || fail "overlay of home-screen.png failed"
-echo "release-smoke: decode, prefetch, fetch, cache verify, slice and overlay pass in the release build"
+# make demo's script, into $work/demo: nginx on 127.0.0.1 serving Samples/media, the fetch of
+# harbour.jpg at three widget sizes and again from the disk cache, slice, overlay, spinner.gif.
+demo=$work/demo
+status=0
+DEMO_OUT=$demo Samples/demo.sh "$bin" >"$work/demo.log" 2>&1 || status=$?
+[ "$status" = 0 ] || { tail -n 5 "$work/demo.log" >&2; fail "Samples/demo.sh exited $status (the end of its output above)"; }
+variants=$(grep -o '"path":"[^"]*"' "$demo/demo-fetch-1.json" | cut -d'"' -f4)
+[ "$(wc -l <<<"$variants")" = 3 ] || fail "the demo's first fetch did not give 3 variants"
+while read -r v; do [ -s "$v" ] || fail "the demo's variant $v is missing"; done <<<"$variants"
+[ "$(grep -o '"cache":"[a-z]*"' "$demo/demo-fetch-2.json" | sort | uniq -c | sed 's/^ *//')" = '3 "cache":"disk"' ] \
+  || fail "the demo's second fetch was not 3 disk hits: $(cat "$demo/demo-fetch-2.json")"
+for f in slice-medium-top.png home-screen-overlay.png; do
+  [ -s "$demo/$f" ] || fail "the demo did not write $f"
+done
+echo "release-smoke: decode, prefetch, fetch, cache verify, slice, overlay and the demo pass in the release build"
