@@ -17,6 +17,10 @@ numbers in order, separated by spaces, as plain text (one per request; empty for
     /stall                  reads the request, never answers; waits up to 30 s for the client to
                             hang up; GET /_stall answers when it did ("<unix time>", or "waiting")
     /delay?seconds=S        the image after S seconds (default 0.2)
+    /hold/NAME              records NAME's arrival, then holds the answer (the image) until a
+                            GET /_release lets it go (at most 30 s); GET /_arrivals answers the
+                            NAMEs in arrival order, separated by spaces; /_release?count=N lets N
+                            held answers go (default 1), /_release?all=1 every one, now and later
     /slow?interval=T&bytes=N headers with Content-Length N, then one byte every T seconds
     /truncated              Content-Length 10000, sends 3000 bytes, closes
     /reset                  closes the connection with a TCP reset before answering
@@ -63,6 +67,11 @@ LOCK = threading.Lock()
 ENDLESS = {}
 # When the client of the last /stall closed its connection.
 STALL = {}
+# The names of /hold/NAME requests in arrival order, the permits that let held answers go, and
+# whether they go at once (after /_release?all=1).
+ARRIVALS = []
+HOLD_PERMITS = threading.Semaphore(0)
+HOLD_OPEN = threading.Event()
 ROOT = "."
 
 
@@ -115,6 +124,19 @@ class Handler(BaseHTTPRequestHandler):
             with LOCK:
                 report = "%f" % STALL["closed"] if STALL else "waiting"
             return self.answer(200, report.encode(), [("Content-Type", "text/plain")])
+        if path == "/_arrivals":
+            with LOCK:
+                names = " ".join(ARRIVALS)
+            return self.answer(200, names.encode(), [("Content-Type", "text/plain")])
+        if path == "/_release":
+            if query.get("all") == "1":
+                HOLD_OPEN.set()
+                count = 10000
+            else:
+                count = int(query.get("count", "1"))
+            for _ in range(count):
+                HOLD_PERMITS.release()
+            return self.answer(200, b"released", [("Content-Type", "text/plain")])
         if path.startswith("/_connections/"):
             with LOCK:
                 numbers = REQUESTS.get(path[len("/_connections"):], [])
@@ -167,6 +189,13 @@ class Handler(BaseHTTPRequestHandler):
 
     def route_delay(self, path, query, n):
         time.sleep(float(query.get("seconds", "0.2")))
+        self.answer(200, self.image())
+
+    def route_hold(self, path, query, n):
+        with LOCK:
+            ARRIVALS.append(path[len("/hold/"):])
+        if not HOLD_OPEN.is_set():
+            HOLD_PERMITS.acquire(timeout=30)
         self.answer(200, self.image())
 
     def route_slow(self, path, query, n):

@@ -23,6 +23,9 @@ actor AsyncLimiter {
     private(set) var peak: (cost: Int, pieces: Int) = (0, 0)
     private var pieces = 0
 
+    /// The pieces waiting at `priority` (for tests).
+    func waitingCount(at priority: ImageRequest.Priority) -> Int { queues[priority.rawValue].count }
+
     init(capacity: Int) {
         self.capacity = max(1, capacity)
     }
