@@ -5,8 +5,9 @@ import Synchronization
 /// duration histograms of each stage and of whole requests. Read it as a `Snapshot`, or as
 /// Prometheus text for a `/metrics` endpoint.
 ///
-/// The pipeline records into it from many threads at once; recording takes at most two short
-/// locks (or one atomic add) and allocates nothing. Every counter only grows, from 0.
+/// The pipeline records into it from many threads at once: a record takes at most two short
+/// locks and an atomic add, and allocates nothing. The counters start at 0 and only grow; the
+/// in-flight gauge goes up and down.
 public final class PipelineMetrics: Sendable {
     /// A part of a request whose duration is measured.
     public enum Stage: String, CaseIterable, Sendable {
@@ -41,7 +42,8 @@ public final class PipelineMetrics: Sendable {
         public let downloadedBytes: Int
         /// Requests started and not yet finished or failed.
         public let inFlight: Int
-        /// The shared Redis tier's counters for this pipeline; nil without a tier.
+        /// The shared Redis tier's counters for this pipeline, from the closure given to the
+        /// metrics; nil without a closure, or when it returned nil.
         public let redis: RedisTierCounters?
         /// Seconds spent in each stage, one observation per time a request went through it. Every
         /// stage is present.
@@ -51,8 +53,8 @@ public final class PipelineMetrics: Sendable {
         public let requestDurations: HistogramSnapshot
     }
 
-    /// A histogram of durations in seconds, in the buckets of Prometheus: 1, 2.5, 5, 10, 25, 50,
-    /// 100, 250 and 500 ms, 1, 2.5, 5 and 10 s, and +Inf.
+    /// A histogram of durations in seconds, in fixed buckets with these upper bounds: 1, 2.5, 5,
+    /// 10, 25, 50, 100, 250 and 500 ms, 1, 2.5, 5 and 10 s, and +Inf.
     public struct HistogramSnapshot: Sendable, Equatable {
         /// The observations at or under an upper bound.
         public struct Bucket: Sendable, Equatable {
@@ -62,7 +64,7 @@ public final class PipelineMetrics: Sendable {
             public let cumulativeCount: Int
         }
 
-        /// Observations.
+        /// Durations observed.
         public let count: Int
         /// Seconds of every observation added up.
         public let sum: Double
@@ -70,26 +72,12 @@ public final class PipelineMetrics: Sendable {
         public let buckets: [Bucket]
     }
 
-    /// Why a request failed, as the `kind` label of the error counter and the key of
-    /// `Snapshot.errors`.
-    enum ErrorKind: String, CaseIterable {
-        case unsupportedFormat = "unsupported_format"
-        case corruptImage = "corrupt_image"
-        case dimensionsOverLimit = "dimensions_over_limit"
-        case invalidURL = "invalid_url"
-        case httpStatus = "http_status"
-        case tooLarge = "too_large"
-        case timeout
-        case network
-        case refusedURL = "refused_url"
-        case unknownDevice = "unknown_device"
-        case widgetSizeUnknown = "widget_size_unknown"
-        case invalidArgument = "invalid_argument"
-        case encodingFailed = "encoding_failed"
-        case io
-        case cacheIndex = "cache_index"
-        case cancelled
-        case other
+    /// Why a request failed. Its raw value is its slot in `Counts.errors`; its label is the
+    /// `kind` label of the error counter and the key of `Snapshot.errors`.
+    enum ErrorKind: Int, CaseIterable {
+        case unsupportedFormat, corruptImage, dimensionsOverLimit, invalidURL, httpStatus, tooLarge, timeout, network
+        case refusedURL, unknownDevice, widgetSizeUnknown, invalidArgument, encodingFailed, io, cacheIndex
+        case cancelled, other
 
         /// The kind of `error`. The switch lists every `ImgCacheError` case, so that a new case
         /// does not compile until it has a kind.
@@ -113,13 +101,62 @@ public final class PipelineMetrics: Sendable {
             case nil: self = error is CancellationError ? .cancelled : .other
             }
         }
+
+        /// The kind in snake_case, stable across releases.
+        var label: String {
+            switch self {
+            case .unsupportedFormat: "unsupported_format"
+            case .corruptImage: "corrupt_image"
+            case .dimensionsOverLimit: "dimensions_over_limit"
+            case .invalidURL: "invalid_url"
+            case .httpStatus: "http_status"
+            case .tooLarge: "too_large"
+            case .timeout: "timeout"
+            case .network: "network"
+            case .refusedURL: "refused_url"
+            case .unknownDevice: "unknown_device"
+            case .widgetSizeUnknown: "widget_size_unknown"
+            case .invalidArgument: "invalid_argument"
+            case .encodingFailed: "encoding_failed"
+            case .io: "io"
+            case .cacheIndex: "cache_index"
+            case .cancelled: "cancelled"
+            case .other: "other"
+            }
+        }
     }
 
-    /// The counts kept under one lock. Every key is there from the start, so that counting
-    /// changes a value in place and never inserts.
+    /// A `CacheOutcome` (which is not CaseIterable) as a slot in `Counts.requests`, its raw value.
+    /// Both switches list every case, so that a new outcome does not compile until it has a slot.
+    private enum Outcome: Int, CaseIterable {
+        case memory, disk, shared, network, revalidated
+
+        init(_ outcome: CacheOutcome) {
+            switch outcome {
+            case .memory: self = .memory
+            case .disk: self = .disk
+            case .shared: self = .shared
+            case .network: self = .network
+            case .revalidated: self = .revalidated
+            }
+        }
+
+        var cacheOutcome: CacheOutcome {
+            switch self {
+            case .memory: .memory
+            case .disk: .disk
+            case .shared: .shared
+            case .network: .network
+            case .revalidated: .revalidated
+            }
+        }
+    }
+
+    /// The counts kept under one lock, each at the slot of its outcome or kind: counting adds in
+    /// place, without hashing or allocating.
     private struct Counts {
-        var requests: [CacheOutcome: Int] = [.memory: 0, .disk: 0, .shared: 0, .network: 0, .revalidated: 0]
-        var errors = [ErrorKind: Int](uniqueKeysWithValues: ErrorKind.allCases.map { ($0, 0) })
+        var requests = [Int](repeating: 0, count: Outcome.allCases.count)
+        var errors = [Int](repeating: 0, count: ErrorKind.allCases.count)
     }
 
     private let counts = Mutex(Counts())
@@ -147,16 +184,19 @@ public final class PipelineMetrics: Sendable {
         inFlight.wrappingAdd(1, ordering: .relaxed)
     }
 
-    /// A request returned an image from `outcome` after `seconds`: one fewer in flight.
+    /// A request returned an image from `outcome` after `seconds` (counted in the request
+    /// durations): one fewer in flight.
     func requestFinished(outcome: CacheOutcome, seconds: Double) {
-        counts.withLock { $0.requests[outcome, default: 0] += 1 }
+        let slot = Outcome(outcome).rawValue
+        counts.withLock { $0.requests[slot] += 1 }
         finish(seconds: seconds)
     }
 
-    /// A request failed with `error` after `seconds`: one fewer in flight.
+    /// A request failed with `error` after `seconds` (counted in the request durations): one
+    /// fewer in flight.
     func requestFailed(_ error: any Error, seconds: Double) {
-        let kind = ErrorKind(of: error)
-        counts.withLock { $0.errors[kind, default: 0] += 1 }
+        let slot = ErrorKind(of: error).rawValue
+        counts.withLock { $0.errors[slot] += 1 }
         finish(seconds: seconds)
     }
 
@@ -195,11 +235,9 @@ public final class PipelineMetrics: Sendable {
 
     /// The metrics now, with the Redis tier's counters read from the closure given at `init`.
     public func snapshot() -> Snapshot {
-        // Copied key by key under the lock: a copy sharing the dictionaries' storage would make the
-        // next count copy them.
         let (requests, errors) = counts.withLock { counts in
-            (counts.requests.mapValues { $0 },
-             [String: Int](uniqueKeysWithValues: counts.errors.map { ($0.key.rawValue, $0.value) }))
+            (Dictionary(uniqueKeysWithValues: Outcome.allCases.map { ($0.cacheOutcome, counts.requests[$0.rawValue]) }),
+             Dictionary(uniqueKeysWithValues: ErrorKind.allCases.map { ($0.label, counts.errors[$0.rawValue]) }))
         }
         return Snapshot(
             requests: requests, errors: errors, originRequests: originRequests.load(ordering: .relaxed),
