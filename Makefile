@@ -70,20 +70,29 @@ setup:
 	    $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y $$missing; \
 	  fi; \
 	fi
-	@if ! $(PYTHON) -c 'import PIL' 2>/dev/null; then \
-	  echo "setup: installing Pillow for $$(command -v $(PYTHON))"; \
+# The Python modules the tests and benchmarks import, each as module:pip-package:Debian-package.
+	@missing=""; \
+	for entry in PIL:pillow:python3-pil prometheus_client:prometheus_client:python3-prometheus-client; do \
+	  $(PYTHON) -c "import $${entry%%:*}" 2>/dev/null || missing="$$missing $$entry"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  pips=""; debs=""; \
+	  for entry in $$missing; do rest=$${entry#*:}; pips="$$pips $${rest%%:*}"; debs="$$debs $${rest#*:}"; done; \
+	  echo "setup: installing$$pips for $$(command -v $(PYTHON))"; \
 	  flags=""; \
 	  if $(PYTHON) -c 'import os, sys, sysconfig; sys.exit(sys.prefix != sys.base_prefix or not os.path.exists(os.path.join(sysconfig.get_path("stdlib"), "EXTERNALLY-MANAGED")))'; then \
 	    flags="--break-system-packages"; \
 	  fi; \
-	  if ! PIP_ROOT_USER_ACTION=ignore $(PYTHON) -m pip install --quiet --disable-pip-version-check $$flags pillow \
+	  if ! PIP_ROOT_USER_ACTION=ignore $(PYTHON) -m pip install --quiet --disable-pip-version-check $$flags $$pips \
 	     && [ "$$(command -v $(PYTHON))" = /usr/bin/python3 ]; then \
-	    echo "setup: pip failed; trying Debian's python3-pil"; \
-	    $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y python3-pil || true; \
+	    echo "setup: pip failed; trying Debian's$$debs"; \
+	    $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y $$debs || true; \
 	  fi; \
-	  $(PYTHON) -c 'import PIL' || { echo "setup: could not install Pillow for $(PYTHON)" >&2; exit 1; }; \
+	  for entry in $$missing; do \
+	    $(PYTHON) -c "import $${entry%%:*}" || { echo "setup: could not install $${entry%%:*} for $(PYTHON)" >&2; exit 1; }; \
+	  done; \
 	fi
-	@echo "setup: Swift, the Debian packages and Pillow are installed"
+	@echo "setup: Swift, the Debian packages, Pillow and prometheus_client are installed"
 
 build:
 	$(SWIFT) build
