@@ -40,6 +40,8 @@ let package = Package(
         .executableTarget(name: "ImgCacheCLI", dependencies: ["ImgCacheCommandLine"], path: "Sources/ImgCacheCLI"),
         .executableTarget(name: "make-sample-media", dependencies: ["ImgCache"], path: "Samples/MakeMedia"),
         .executableTarget(name: "feed-widget", dependencies: ["ImgCache"], path: "Samples/FeedWidget"),
+        // The README's "Using imgcache in a service" example, built and run by a test.
+        .executableTarget(name: "service-example", dependencies: ["ImgCache"], path: "Samples/ServiceExample"),
         .executableTarget(name: "imgcache-bench", dependencies: ["ImgCache"], path: "Benchmarks/ImgCacheBench"),
         // Helpers shared by the test targets (no @testable import: it builds in any configuration).
         .target(name: "TestSupport", dependencies: ["ImgCache"], path: "Tests/TestSupport"),
@@ -50,7 +52,8 @@ let package = Package(
             name: "CLITests", dependencies: ["ImgCacheCLI", "ImgCacheCommandLine", "ImgCache", "TestSupport"], path: "Tests/CLITests"),
         .testTarget(name: "ConformanceTests", dependencies: ["ImgCache", "TestSupport"], path: "Tests/ConformanceTests"),
         // Starts its own servers on 127.0.0.1: Tests/Servers/fault_server.py and Debian's nginx.
-        .testTarget(name: "IntegrationTests", dependencies: ["ImgCache", "ImgCacheCLI", "feed-widget", "TestSupport"], path: "Tests/IntegrationTests"),
+        .testTarget(name: "IntegrationTests", dependencies: ["ImgCache", "ImgCacheCLI", "feed-widget", "service-example", "TestSupport"],
+            path: "Tests/IntegrationTests"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -23,12 +23,16 @@ enum PrefetchCommand: Command {
         \(TargetArguments.cacheHelp)
         \(RequestArguments.help)
           --json              print the summary as JSON (every URL with its path or error)
+          --metrics FILE      write the pipeline's metrics to FILE at exit, in Prometheus text format
+                              (requests by outcome, errors by kind, origin requests, bytes, stage
+                              durations), for a node exporter's textfile collector
         """
 
     static func run(_ arguments: inout ArgumentList) throws {
         let fetch = try TargetArguments.parse(&arguments, cacheDirectory: true)
         let options = try RequestArguments.parse(&arguments)
         let json = arguments.flag("--json")
+        let metricsFile = try arguments.value("--metrics")
         let words = try arguments.positionals(arguments.isEmpty ? 0 : 1, usage: "imgcache prefetch [FILE|-] [options]")
         // One request per source and target, each with the source it came from.
         let pairs = try readSources(words.first ?? "-").flatMap { source in
@@ -46,6 +50,7 @@ enum PrefetchCommand: Command {
             await pipeline.prefetch(requests) { done, _ in progress.update(done) }
         }
         progress.finish()
+        if let metricsFile { try DecodeCommand.write(Data(pipeline.metrics.prometheusText().utf8), to: metricsFile) }
         let summary = PrefetchSummary(sources: sources, results: results)
         print(json ? try summary.json() : summary.text())
         if summary.failureCount > 0 { throw PrefetchFailed(count: summary.failureCount, total: sources.count) }

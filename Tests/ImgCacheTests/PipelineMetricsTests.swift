@@ -8,9 +8,6 @@ import XCTest
 /// the Prometheus text as Python's prometheus_client parses it (Tests/Scripts/parse_metrics.py,
 /// which also checks the text line by line against the exposition format).
 final class PipelineMetricsTests: XCTestCase {
-    private static let script = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Scripts/parse_metrics.py")
-
     /// Every histogram's bucket bounds, and their `le` labels as the text must write them.
     private static let buckets: [(bound: Double, label: String)] = [
         (0.001, "0.001"), (0.0025, "0.0025"), (0.005, "0.005"), (0.01, "0.01"), (0.025, "0.025"), (0.05, "0.05"),
@@ -20,32 +17,13 @@ final class PipelineMetricsTests: XCTestCase {
     private static let errorKinds = [
         "unsupported_format", "corrupt_image", "dimensions_over_limit", "invalid_url", "http_status", "too_large",
         "timeout", "network", "refused_url", "unknown_device", "widget_size_unknown", "invalid_argument",
-        "encoding_failed", "io", "cache_index", "cancelled", "other",
+        "encoding_failed", "io", "cache_index", "not_cached", "cancelled", "other",
     ]
 
     private struct OtherError: Error {}
 
-    private struct ScriptFailure: Error, CustomStringConvertible {
-        let description: String
-    }
-
-    /// A sample as parse_metrics.py prints it.
-    private struct Sample: Hashable, Decodable, CustomStringConvertible {
-        let name: String
-        let labels: [String: String]
-        let value: Double
-
-        var description: String { "\(name)\(labels.sorted { $0.key < $1.key }) \(value)" }
-    }
-
-    /// A metric family as parse_metrics.py prints it (prometheus_client names a counter's family
-    /// without `_total`).
-    private struct Family: Decodable {
-        let name: String
-        let type: String
-        let help: String
-        let samples: [Sample]
-    }
+    private typealias Sample = PrometheusParser.Sample
+    private typealias Family = PrometheusParser.Family
 
     /// What a test recorded, to compare the snapshot and the text with.
     private struct Recorded {
@@ -116,29 +94,10 @@ final class PipelineMetricsTests: XCTestCase {
             })
     }
 
-    /// The families of `text` as parse_metrics.py reads them; throws the script's faults when the
-    /// text breaks the format, and says how to install prometheus_client when python3 lacks it.
-    private func parse(_ text: String) throws -> [Family] {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("imgcache-metrics-\(UUID().uuidString).txt")
-        try Data(text.utf8).write(to: file)
-        defer { try? FileManager.default.removeItem(at: file) }
-        let result = try ProductRunner.runTool("python3", [Self.script.path, file.path])
-        if result.errors.contains("No module named 'prometheus_client'") {
-            throw ScriptFailure(description: """
-                python3 cannot import prometheus_client, which these tests parse the metrics with: \
-                run `make setup`, or `python3 -m pip install prometheus_client`
-                """)
-        }
-        guard result.status == 0, !result.killedBySignal else {
-            throw ScriptFailure(description: "parse_metrics.py rejected the text:\n\(result.errors)\nThe text:\n\(text)")
-        }
-        return try JSONDecoder().decode([Family].self, from: Data(result.output.utf8))
-    }
-
     /// Parses `text` and checks its families (names, types, a help each) and that its samples are
     /// exactly `recorded.samples`.
     private func assertText(_ text: String, holds recorded: Recorded, file: StaticString = #filePath, line: UInt = #line) throws {
-        let families = try parse(text)
+        let families = try PrometheusParser.families(text)
         var expectedFamilies = [
             ("imgcache_requests", "counter"), ("imgcache_request_errors", "counter"), ("imgcache_requests_in_flight", "gauge"),
             ("imgcache_origin_requests", "counter"), ("imgcache_downloaded_bytes", "counter"),
@@ -164,7 +123,7 @@ final class PipelineMetricsTests: XCTestCase {
         let snapshot = metrics.snapshot()
         XCTAssertEqual(snapshot, Recorded().snapshot)
         XCTAssertEqual(snapshot.requests.count, 5)
-        XCTAssertEqual(snapshot.errors.count, 17)
+        XCTAssertEqual(snapshot.errors.count, 18)
         XCTAssertEqual(snapshot.stages[.encode]?.buckets.map(\.cumulativeCount), [Int](repeating: 0, count: 14))
         XCTAssertNil(snapshot.redis)
         try assertText(metrics.prometheusText(), holds: Recorded())
@@ -246,6 +205,7 @@ final class PipelineMetricsTests: XCTestCase {
             (ImgCacheError.encodingFailed(format: .jpeg, detail: "x"), "encoding_failed"),
             (ImgCacheError.io(path: "x", detail: "x"), "io"),
             (ImgCacheError.cacheIndex(path: "x", detail: "x"), "cache_index"),
+            (ImgCacheError.notCached(key: "x"), "not_cached"),
             (CancellationError(), "cancelled"),
             (OtherError(), "other"),
         ]
@@ -332,7 +292,7 @@ final class PipelineMetricsTests: XCTestCase {
             imgcache_test_total{path="C:\\dir \"quoted\"\#r\nnext\\n",empty=""} 7
 
             """#), text.text)
-        let families = try parse(text.text)
+        let families = try PrometheusParser.families(text.text)
         XCTAssertEqual(families.first?.help, help)
         XCTAssertEqual(families.first?.samples, [Sample(name: "imgcache_test_total", labels: ["path": path, "empty": ""], value: 7)])
         XCTAssertEqual(families.last?.samples.map(\.value), numbers)

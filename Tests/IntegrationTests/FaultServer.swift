@@ -71,3 +71,16 @@ final class FaultServer {
         server.stop()
     }
 }
+
+extension FaultServer {
+    /// The names of the /hold/NAME requests the server has seen, in arrival order.
+    func arrivals() async throws -> [String] {
+        let (data, _) = try await URLSession.shared.data(from: url("/_arrivals"))
+        return String(decoding: data, as: UTF8.self).split(separator: " ").map(String.init)
+    }
+
+    /// Lets `count` held /hold/ answers go, or every one, now and later, when `count` is nil.
+    func release(_ count: Int? = 1) async throws {
+        _ = try await URLSession.shared.data(from: url(count.map { "/_release?count=\($0)" } ?? "/_release?all=1"))
+    }
+}

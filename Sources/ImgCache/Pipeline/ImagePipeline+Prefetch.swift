@@ -29,6 +29,8 @@ extension ImagePipeline {
                 if groups[group] == nil { order.append(group) }
                 groups[group, default: []].append((index, plan))
             } catch {
+                metrics.requestStarted()
+                metrics.requestFailed(error, seconds: 0)
                 finish(index, .failure(error))
             }
         }
@@ -53,11 +55,16 @@ extension ImagePipeline {
     /// The summaries of requests for one URL, made ready together.
     private func prefetchGroup(_ members: [(index: Int, plan: RequestPlan)]) async -> [Prefetched] {
         let start = DispatchTime.now()
+        for _ in members { metrics.requestStarted() }
         let priority = members.map(\.plan.request.priority).max() ?? .normal
         let prepared = await variants(for: members.map(\.plan), keepsPixels: false, context: WorkContext(priority: priority))
         let total = Self.seconds(since: start)
         return members.map { member in
             let result = prepared[member.plan.workKey] ?? .failure(CancellationError())
+            switch result {
+            case .success(let variant): metrics.requestFinished(outcome: variant.cacheOutcome, seconds: total)
+            case .failure(let error): metrics.requestFailed(error, seconds: total)
+            }
             return Prefetched(
                 index: member.index,
                 result: result.map { $0.summary(for: member.plan.request, scale: member.plan.scale, total: total, keepsBytes: false) })

@@ -28,6 +28,10 @@ public final class ImagePipeline: Sendable {
     let blocking: BlockingPool
     /// The shared Redis tier, nil when `configuration.redis` is.
     let redis: RedisTier?
+    /// What the pipeline did: requests by outcome, errors by kind, origin requests, bytes
+    /// downloaded, the Redis tier's counters, and how long each stage took; as a snapshot or as
+    /// Prometheus text.
+    public let metrics: PipelineMetrics
 
     /// Opens the disk cache and prepares the pipeline; throws `invalidArgument` for a setting out
     /// of its range, and when the cache folder cannot be used.
@@ -44,16 +48,21 @@ public final class ImagePipeline: Sendable {
         let redis = configuration.redis.map { RedisTier(configuration: $0, log: configuration.log) }
         let sharedTiers: [any DataCaching] = (redis.map { [$0] } ?? []) + configuration.tiers
         let leases = FleetLeases(blocking: blocking)
+        var redisCounters: (@Sendable () -> RedisTierCounters?)?
+        if let redis { redisCounters = { redis.counters } }
+        let metrics = PipelineMetrics(redisCounters: redisCounters)
         preparer = VariantPreparer(
             originals: OriginalStore(
                 disk: diskCache, sharedTiers: sharedTiers, loader: loader,
-                loads: AsyncLimiter(capacity: configuration.maxConcurrentLoads), blocking: blocking, leases: leases),
+                loads: AsyncLimiter(capacity: configuration.maxConcurrentLoads), blocking: blocking, leases: leases,
+                metrics: metrics),
             variants: VariantStore(disk: diskCache, sharedTiers: sharedTiers, blocking: blocking, leases: leases),
             renderer: VariantRenderer(
                 decodes: AsyncLimiter(capacity: configuration.maxConcurrentDecodes),
                 decodeMemory: AsyncLimiter(capacity: configuration.decodingMemoryBytes), blocking: blocking,
-                limits: configuration.limits, passBudget: configuration.renderPassBudgetBytes),
+                limits: configuration.limits, passBudget: configuration.renderPassBudgetBytes, metrics: metrics),
             blocking: blocking)
+        self.metrics = metrics
         self.blocking = blocking
         self.redis = redis
     }
@@ -80,14 +89,15 @@ public final class ImagePipeline: Sendable {
     /// when needed) and returns where it is and what it holds, without its pixels: a variant
     /// already in the cache is not decoded. For callers that need only the file.
     public func prepare(_ request: ImageRequest) async throws -> ImageSummary {
-        let start = DispatchTime.now()
-        let plan = try RequestPlan(request, configuration)
-        if let cached = memoryHit(plan) {
-            return cached.served(for: request, outcome: .memory, total: Self.seconds(since: start)).summary
-        }
-        let context = WorkContext(priority: request.priority)
-        let prepared = try await variants(for: [plan], keepsPixels: false, context: context)[plan.workKey]!.get()
-        return prepared.summary(for: request, scale: plan.scale, total: Self.seconds(since: start))
+        try await counted { [self] start in
+            let plan = try RequestPlan(request, configuration)
+            if let cached = memoryHit(plan) {
+                return cached.served(for: request, outcome: .memory, total: Self.seconds(since: start)).summary
+            }
+            let context = WorkContext(priority: request.priority)
+            let prepared = try await variants(for: [plan], keepsPixels: false, context: context)[plan.workKey]!.get()
+            return prepared.summary(for: request, scale: plan.scale, total: Self.seconds(since: start))
+        } outcome: { $0.cacheOutcome }
     }
 
     /// A handle on `request` being prepared, with its pixels as `image(for:)` gives them: its
@@ -118,15 +128,33 @@ public final class ImagePipeline: Sendable {
 
     /// `image(for:)` on behalf of a caller whose context is `context`.
     func response(for request: ImageRequest, context: WorkContext) async throws -> ImageResponse {
+        try await counted { [self] start in
+            let plan = try RequestPlan(request, configuration)
+            if let cached = memoryHit(plan) {
+                return cached.served(for: request, outcome: .memory, total: Self.seconds(since: start))
+            }
+            let response = try await images.value(for: plan.workKey, context: context) { [self] shared in
+                try await preparedResponse(plan, context: shared)
+            }
+            return response.served(for: request, outcome: response.cacheOutcome, total: Self.seconds(since: start))
+        } outcome: { $0.cacheOutcome }
+    }
+
+    /// `work` (given its start) counted in the metrics: in flight while it runs, then by the
+    /// outcome `outcome` reads from its result, or by its error.
+    func counted<Value: Sendable>(
+        _ work: (DispatchTime) async throws -> Value, outcome: (Value) -> CacheOutcome
+    ) async throws -> Value {
         let start = DispatchTime.now()
-        let plan = try RequestPlan(request, configuration)
-        if let cached = memoryHit(plan) {
-            return cached.served(for: request, outcome: .memory, total: Self.seconds(since: start))
+        metrics.requestStarted()
+        do {
+            let value = try await work(start)
+            metrics.requestFinished(outcome: outcome(value), seconds: Self.seconds(since: start))
+            return value
+        } catch {
+            metrics.requestFailed(error, seconds: Self.seconds(since: start))
+            throw error
         }
-        let response = try await images.value(for: plan.workKey, context: context) { [self] shared in
-            try await preparedResponse(plan, context: shared)
-        }
-        return response.served(for: request, outcome: response.cacheOutcome, total: Self.seconds(since: start))
     }
 
     /// The memory cache's image for `plan`, unless the request reloads.
@@ -175,7 +203,11 @@ public final class ImagePipeline: Sendable {
     }
 
     static func seconds(since start: DispatchTime) -> Double {
-        Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+        seconds(from: start, to: DispatchTime.now())
+    }
+
+    static func seconds(from start: DispatchTime, to end: DispatchTime) -> Double {
+        Double(end.uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
     }
 }
 

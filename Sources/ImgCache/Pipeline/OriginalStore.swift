@@ -46,6 +46,7 @@ struct OriginalStore: Sendable {
     let loads: AsyncLimiter
     let blocking: BlockingPool
     let leases: FleetLeases
+    let metrics: PipelineMetrics
 
     /// A stale copy kept for revalidation, and whether it is the disk cache's.
     private struct StaleCopy {
@@ -113,13 +114,22 @@ struct OriginalStore: Sendable {
     /// download; what arrives is stored as the policies allow.
     private func download(_ request: OriginalRequest, stale: StaleCopy?, context: WorkContext) async throws -> OriginalFetch {
         let validators = HTTPValidators(etag: stale?.copy.etag, lastModified: stale?.copy.lastModified)
+        let metrics = self.metrics
         let dataRequest = DataRequest(url: request.url, validators: validators, headers: request.headers) { event in
-            if case .progress(let received, let expected) = event {
-                context.reportProgress(received: received, expected: expected)
+            switch event {
+            case .attemptStarted, .redirected: metrics.originRequestSent()
+            case .progress(let received, let expected): context.reportProgress(received: received, expected: expected)
             }
         }
         let loader = self.loader
-        let response = try await loads.run(context: context) { try await loader.load(dataRequest) }
+        let queued = DispatchTime.now()
+        let response = try await loads.run(context: context) {
+            let started = DispatchTime.now()
+            metrics.observe(.downloadQueue, seconds: ImagePipeline.seconds(from: queued, to: started))
+            defer { metrics.observe(.download, seconds: ImagePipeline.seconds(since: started)) }
+            return try await loader.load(dataRequest)
+        }
+        metrics.downloaded(bytes: response.data.count)
         // A body in a file not moved into the cache goes when this fetch ends (its mapped bytes
         // stay readable), not whenever the last reference to the response does.
         defer { response.spilledBody?.removeFile() }

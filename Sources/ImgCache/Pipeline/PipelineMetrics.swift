@@ -76,7 +76,7 @@ public final class PipelineMetrics: Sendable {
     /// `kind` label of the error counter and the key of `Snapshot.errors`.
     enum ErrorKind: Int, CaseIterable {
         case unsupportedFormat, corruptImage, dimensionsOverLimit, invalidURL, httpStatus, tooLarge, timeout, network
-        case refusedURL, unknownDevice, widgetSizeUnknown, invalidArgument, encodingFailed, io, cacheIndex
+        case refusedURL, unknownDevice, widgetSizeUnknown, invalidArgument, encodingFailed, io, cacheIndex, notCached
         case cancelled, other
 
         /// The kind of `error`. The switch lists every `ImgCacheError` case, so that a new case
@@ -98,6 +98,7 @@ public final class PipelineMetrics: Sendable {
             case .encodingFailed: self = .encodingFailed
             case .io: self = .io
             case .cacheIndex: self = .cacheIndex
+            case .notCached: self = .notCached
             case nil: self = error is CancellationError ? .cancelled : .other
             }
         }
@@ -120,6 +121,7 @@ public final class PipelineMetrics: Sendable {
             case .encodingFailed: "encoding_failed"
             case .io: "io"
             case .cacheIndex: "cache_index"
+            case .notCached: "not_cached"
             case .cancelled: "cancelled"
             case .other: "other"
             }

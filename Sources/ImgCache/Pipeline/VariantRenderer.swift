@@ -25,6 +25,7 @@ struct VariantRenderer: Sendable {
     let limits: DecodingLimits
     /// Bytes of output frames one multi-target decode holds at once.
     let passBudget: Int
+    let metrics: PipelineMetrics
 
     /// Decodes `source` once for every plan (once per DCT scale for JPEG, in passes that bound the
     /// pixels held) and encodes each variant as soon as its pass ends; returns the variants in
@@ -33,14 +34,12 @@ struct VariantRenderer: Sendable {
     func render(_ source: ImageSource, _ plans: [RequestPlan], keepsPixels: Bool, context: WorkContext) async throws
         -> (encoded: [EncodedVariant], decoding: Double, encoding: Double)
     {
-        let cost = try await decodeCost(source, plans.map(\.options))
-        let passBudget = self.passBudget
-        return try await decodeMemory.run(cost: cost, context: context) { [decodes, blocking] in
-            try await decodes.run(context: context) {
-                try await blocking.run {
-                    try Self.decodeAndEncode(source, plans, keepsPixels: keepsPixels, passBudget: passBudget)
-                }
-            }
+        let (passBudget, metrics) = (self.passBudget, self.metrics)
+        return try await limited(source, plans.map(\.options), context: context) {
+            let work = try Self.decodeAndEncode(source, plans, keepsPixels: keepsPixels, passBudget: passBudget)
+            metrics.observe(.decode, seconds: work.decoding)
+            metrics.observe(.encode, seconds: work.encoding)
+            return work
         }
     }
 
@@ -50,10 +49,28 @@ struct VariantRenderer: Sendable {
         let options = DecodingOptions(
             maxFrames: DecodingOptions.frameCounts.upperBound, frameBudgetBytes: DecodingOptions.frameBudgets.upperBound,
             limits: limits, colorPolicy: .keep)
-        let cost = try await decodeCost(source, [options])
-        return try await decodeMemory.run(cost: cost, context: context) { [decodes, blocking] in
+        let metrics = self.metrics
+        return try await limited(source, [options], context: context) {
+            let start = DispatchTime.now()
+            defer { metrics.observe(.decode, seconds: ImagePipeline.seconds(since: start)) }
+            return try ImageDecoder.decode(source, options: options)
+        }
+    }
+
+    /// Runs `work` on a blocking thread once the decode memory gate and a decode slot let it,
+    /// recording the wait as the decode queue's.
+    private func limited<Result: Sendable>(
+        _ source: ImageSource, _ targets: [DecodingOptions], context: WorkContext,
+        _ work: @escaping @Sendable () throws -> Result
+    ) async throws -> Result {
+        let queued = DispatchTime.now()
+        let cost = try await decodeCost(source, targets)
+        return try await decodeMemory.run(cost: cost, context: context) { [decodes, blocking, metrics] in
             try await decodes.run(context: context) {
-                try await blocking.run { try ImageDecoder.decode(source, options: options) }
+                try await blocking.run {
+                    metrics.observe(.decodeQueue, seconds: ImagePipeline.seconds(since: queued))
+                    return try work()
+                }
             }
         }
     }
