@@ -78,6 +78,7 @@ enum CacheCommand: Command {
             // A URL's original is stored under its key (no fragment, no ignored query items); a
             // variant's key is taken as it is.
             let policy = CacheKeyPolicy(ignoredQueryItems: RequestArguments.queryItems(ignored))
+            try policy.validate()
             var key = CacheKey.isVariantKey(words[1]) ? words[1] : String(words[1].prefix { $0 != "#" })
             if !policy.ignoredQueryItems.isEmpty, !CacheKey.isVariantKey(key), let url = URL(string: key) {
                 key = policy.key(for: url)

@@ -23,7 +23,8 @@ public enum CommandLineTool {
             Exit codes: 0 success, 1 unexpected failure, 2 bad command line, 3 unsupported format,
             4 corrupt image, 5 image over a pixel limit, 6 file read or write error, 7 cache index error,
             8 network failure or time-out, 9 HTTP error status, 10 download over the byte limit,
-            11 some URLs of a prefetch failed, 12 a URL or redirect refused.
+            11 some URLs of a prefetch failed, 12 a URL or redirect refused, 13 --cache-only found
+            nothing stored.
             """
     }
 

@@ -12,8 +12,10 @@ struct PrefetchSummary {
         results.filter { if case .success(let response) = $0 { response.cacheOutcome == outcome } else { false } }.count
     }
 
+    /// One line of totals (requests that shared one download all count as from the network), then
+    /// every failure.
     func text() -> String {
-        var lines = ["prefetched \(results.count - failureCount) of \(results.count): \(count(.network)) downloaded, "
+        var lines = ["prefetched \(results.count - failureCount) of \(results.count): \(count(.network)) from the network, "
             + "\(count(.revalidated)) revalidated, \(count(.disk) + count(.memory)) already cached, \(failureCount) failed"
             + (count(.shared) > 0 ? ", \(count(.shared)) from Redis" : "")]
         for (source, result) in zip(sources, results) {

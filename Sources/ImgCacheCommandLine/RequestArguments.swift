@@ -16,9 +16,10 @@ struct RequestArguments {
                               (default $IMGCACHE_IGNORE_QUERY): presigned URLs of one object share it
           --reload            revalidate the stored original even when fresh (a 304 downloads
                               nothing) and render the variants again
-          --cache-only        never the network: exit 13 when nothing is stored
+          --cache-only        never the network: a URL with nothing stored fails (fetch exits 13;
+                              prefetch lists it and exits 11)
           --store WHAT        all (default), variants (the original is used once, never written)
-                              or none (nothing written: -o or --json get the bytes)
+                              or none (nothing written; -o still writes the result to its file)
           --format F          the cached variant's format: auto (default: GIF for several frames,
                               else JPEG when opaque, else PNG), jpeg, png or gif
           --quality Q         JPEG quality 1-100 of the cached variant (default 85)
@@ -93,7 +94,10 @@ struct RequestArguments {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ImgCacheError.io(path: path, detail: "cannot read the header file")
         }
-        return String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).map(String.init)
+        // A byte order mark some editors write is not part of the first header's name.
+        var text = String(decoding: data, as: UTF8.self)
+        if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
+        return text.split(whereSeparator: \.isNewline).map(String.init)
             .filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty && !$0.hasPrefix("#") }
     }
 }

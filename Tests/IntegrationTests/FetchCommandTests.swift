@@ -117,7 +117,7 @@ final class FetchCommandTests: XCTestCase {
         try ("# six URLs\n" + urls.joined(separator: "\n") + "\n").write(to: list, atomically: true, encoding: .utf8)
         let result = try CommandRunner.run("imgcache", ["prefetch", list.path, "--size", "32x32", "--cache-dir", cacheDirectory.path])
         XCTAssertEqual(result.status, 11, result.errors)
-        XCTAssertTrue(result.output.hasPrefix("prefetched 5 of 6: 5 downloaded, 0 revalidated, 0 already cached, 1 failed"), result.output)
+        XCTAssertTrue(result.output.hasPrefix("prefetched 5 of 6: 5 from the network, 0 revalidated, 0 already cached, 1 failed"), result.output)
         XCTAssertTrue(result.output.contains("failed \(urls[5]): HTTP 404"), result.output)
         let again = try CommandRunner.run(
             "imgcache", ["prefetch", list.path, "--size", "32x32", "--cache-dir", cacheDirectory.path, "--json"])

@@ -65,7 +65,8 @@ final class FetchRequestOptionsTests: XCTestCase {
 
     func testAHeaderFileSendsItsLinesAndSkipsTheCommentAndTheBlankLine() async throws {
         let headerFile = cacheDirectory.appendingPathComponent("headers.txt")
-        try "# CDN credentials, kept out of the process list\nAuthorization: Bearer t0ken\n\nX-Trace: 7\n"
+        // Written with a byte order mark and CRLF line ends, as some editors save it.
+        try "\u{FEFF}Authorization: Bearer t0ken\r\n# CDN credentials, kept out of the process list\r\n\r\nX-Trace: 7\r\n"
             .write(to: headerFile, atomically: true, encoding: .utf8)
         let report = try fetch(url("/b.jpg"), ["--header-file", headerFile.path, "--size", "16x16"])
         XCTAssertEqual(report["cache"] as? String, "network")

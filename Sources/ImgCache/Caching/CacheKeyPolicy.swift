@@ -28,7 +28,7 @@ public struct CacheKeyPolicy: Sendable {
     }
 
     /// Throws `invalidArgument` for an empty name, or a `*` anywhere but at the end.
-    func validate() throws {
+    public func validate() throws {
         for name in ignoredQueryItems {
             let stem = name.hasSuffix("*") ? String(name.dropLast()) : name
             guard !stem.isEmpty, !stem.contains("*") else {
