@@ -3,14 +3,17 @@ import FuzzDriver
 import ImgCache
 @testable import ImgCacheCommandLine
 
-// Parses fuzzed command lines the way `fetch`, `prefetch` and `decode` read their targets and
-// numbers, then resolves what parsed: every word the fuzzer makes (sizes, scales, device and
-// widget lists, byte counts, frame counts) must give a value or a usage error, never a trap.
+// Parses fuzzed command lines the way `fetch`, `prefetch` and `decode` read their targets,
+// numbers and request options, then resolves what parsed: every word the fuzzer makes (sizes,
+// scales, device and widget lists, byte counts, frame counts, headers, query item names, storage
+// and formats) must give a value or a usage error, never a trap; no accepted header keeps a CR,
+// LF or NUL, and no key policy makes a key with a "#".
 // The input is words separated by newlines; a few options are prefixed so that the fuzzer reaches
 // the values quickly.
 
 private let options = ["--size", "--scale", "--device", "--widget", "--mode", "--max-frames", "--budget",
-                       "--text-size", "--entry", "--allowed-hosts"]
+                       "--text-size", "--entry", "--allowed-hosts", "-H", "--user-agent", "--ignore-query", "--store",
+                       "--format", "--quality"]
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func commandLineFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
@@ -24,8 +27,18 @@ public func commandLineFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size:
     var arguments = ArgumentList(words)
     do {
         let target = try TargetArguments.parse(&arguments, cacheDirectory: true)
+        let requestOptions = try RequestArguments.parse(&arguments, environment: [:])
+        let policy = CacheKeyPolicy(ignoredQueryItems: requestOptions.ignoredQueryItems)
+        if (try? policy.validate()) != nil {
+            let key = policy.key(for: URL(string: "https://example.test/a.jpg?X-Amz-Date=1&w=2#f")!)
+            precondition(!key.contains("#"), "an original's key reached the variants' key space: \(key)")
+        }
         for request in try target.requests(for: "https://example.test/a.jpg") {
-            _ = try? request.target?.resolve()
+            let prepared = requestOptions.applied(to: request)
+            for (name, value) in prepared.headers {
+                precondition(!(name + value).unicodeScalars.contains { $0 == "\r" || $0 == "\n" || $0 == "\0" }, "a header kept CR, LF or NUL")
+            }
+            _ = try? prepared.target?.resolve()
         }
         _ = try? target.decodingOptions(verb: "decode")
     } catch is UsageError {

@@ -3,13 +3,20 @@ import FuzzDriver
 @testable import ImgCache
 
 // Parses fuzzed response headers the way the loader does: freshness (Cache-Control, Expires,
-// Age, Date), validators (ETag, Last-Modified), HTTP dates and Retry-After. The input is lines of
-// "Name: value"; the values are whatever the fuzzer makes of them.
+// Age, Date), validators (ETag, Last-Modified), HTTP dates and Retry-After; and each line as a
+// request header a caller passes (`HTTPHeaderField(parsing:)`, as `-H` reads it), which either
+// is refused or holds no CR, LF or NUL. The input is lines of "Name: value"; the values are
+// whatever the fuzzer makes of them.
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func httpHeaderFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let text = String(decoding: UnsafeBufferPointer(start: data, count: data == nil ? 0 : size), as: UTF8.self)
     var headers: [String: String] = [:]
+    for line in text.split(separator: "\n") {
+        if let field = try? HTTPHeaderField(parsing: String(line)) {
+            precondition(!(field.name + field.value).unicodeScalars.contains { $0 == "\r" || $0 == "\n" || $0 == "\0" }, "a header kept CR, LF or NUL")
+        }
+    }
     for line in text.split(whereSeparator: \.isNewline) {
         let parts = line.split(separator: ":", maxSplits: 1)
         guard parts.count == 2 else { continue }

@@ -30,36 +30,12 @@ final class RedisFleetTests: XCTestCase {
         try? FileManager.default.removeItem(at: folder)
     }
 
-    /// One running `imgcache prefetch` of the list into its own cache folder.
-    private struct Instance {
-        let process = Process()
-        let output = Pipe(), errors = Pipe()
-    }
-
-    private func start(_ number: Int) throws -> Instance {
-        let instance = Instance()
-        instance.process.executableURL = Bundle.main.bundleURL.appendingPathComponent("imgcache")
-        instance.process.arguments = [
+    /// A running `imgcache prefetch` of the list into its own cache folder.
+    private func start(_ number: Int) throws -> PrefetchProcess {
+        try PrefetchProcess([
             "prefetch", list.path, "--size", "64x64", "--json", "--redis", redis.url,
             "--cache-dir", folder.appendingPathComponent("cache-\(number)").path,
-        ]
-        instance.process.standardOutput = instance.output
-        instance.process.standardError = instance.errors
-        try instance.process.run()
-        return instance
-    }
-
-    /// Waits (at most 60 s, then kills) for `instance` and returns its summary and standard error.
-    private func finish(_ instance: Instance) throws -> (summary: [String: Any], errors: String) {
-        let deadline = DispatchWorkItem { if instance.process.isRunning { instance.process.terminate() } }
-        DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: deadline)
-        let output = instance.output.fileHandleForReading.readDataToEndOfFile()
-        let errors = String(decoding: instance.errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        instance.process.waitUntilExit()
-        deadline.cancel()
-        XCTAssertEqual(instance.process.terminationReason, .exit, errors)
-        XCTAssertEqual(instance.process.terminationStatus, 0, errors)
-        return (try CommandRunner.json(String(decoding: output, as: UTF8.self)), errors)
+        ])
     }
 
     /// Origin requests per path, from nginx's access log, printed with the total.
@@ -75,7 +51,7 @@ final class RedisFleetTests: XCTestCase {
     func testFourProcessesMakeAboutOneOriginRequestPerURL() throws {
         let start = Date()
         let instances = try (0..<Self.processCount).map { try self.start($0) }
-        let results = try instances.map { try finish($0) }
+        let results = try instances.map { try $0.finish() }
         print("4 instances x \(Self.urlCount) URLs: \(String(format: "%.2f", Date().timeIntervalSince(start))) s")
         for (number, result) in results.enumerated() {
             XCTAssertEqual(result.summary["failed"] as? Int, 0)
@@ -100,7 +76,7 @@ final class RedisFleetTests: XCTestCase {
             usleep(2_000)
         }
         redis.stop()
-        let results = try instances.map { try finish($0) }
+        let results = try instances.map { try $0.finish() }
         var shared = 0
         for result in results {
             print(result.errors, terminator: "")

@@ -19,38 +19,19 @@ final class RedisPresignedTests: RedisNginxTestCase {
             + "&X-Amz-Date=20250301T0\(index)1500Z&X-Amz-Expires=600&X-Amz-SignedHeaders=host&X-Amz-Signature=\(signature)"
     }
 
-    /// One running `imgcache prefetch` of a list into its own cache folder.
-    private struct Instance {
-        let process = Process()
-        let output = Pipe(), errors = Pipe()
-    }
-
-    private func start(list: URL, cache: URL) throws -> Instance {
-        let instance = Instance()
-        instance.process.executableURL = Bundle.main.bundleURL.appendingPathComponent("imgcache")
-        instance.process.arguments = [
+    /// A running `imgcache prefetch` of a list into its own cache folder.
+    private func start(list: URL, cache: URL) throws -> PrefetchProcess {
+        try PrefetchProcess([
             "prefetch", list.path, "--size", "48x48", "--json", "--redis", redis.url, "--ignore-query", "X-Amz-*",
             "--cache-dir", cache.path,
-        ]
-        instance.process.standardOutput = instance.output
-        instance.process.standardError = instance.errors
-        try instance.process.run()
-        return instance
+        ])
     }
 
-    /// Waits (at most 60 s, then kills) for `instance`, which must exit 0 without a word on
-    /// standard error, and returns its summary.
-    private func finish(_ instance: Instance) throws -> [String: Any] {
-        let deadline = DispatchWorkItem { if instance.process.isRunning { instance.process.terminate() } }
-        DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: deadline)
-        let output = instance.output.fileHandleForReading.readDataToEndOfFile()
-        let errors = String(decoding: instance.errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        instance.process.waitUntilExit()
-        deadline.cancel()
-        XCTAssertEqual(instance.process.terminationReason, .exit, errors)
-        XCTAssertEqual(instance.process.terminationStatus, 0, errors)
+    /// The summary of `instance`, which must exit 0 without a word on standard error.
+    private func finish(_ instance: PrefetchProcess) throws -> [String: Any] {
+        let (summary, errors) = try instance.finish()
         XCTAssertEqual(errors, "", "no warning while Redis is up")
-        return try CommandRunner.json(String(decoding: output, as: UTF8.self))
+        return summary
     }
 
     func testFourProcessesMakeOneOriginRequestPerPresignedObject() async throws {
@@ -60,7 +41,7 @@ final class RedisPresignedTests: RedisNginxTestCase {
         let urls = (0..<10).map { presigned("/photos/cat.jpg", $0) }
             + objects.dropFirst().flatMap { path in [presigned(path, 1), presigned(path, 2)] }
         // The same URLs in every list, each list in an order of its own.
-        var instances: [Instance] = []
+        var instances: [PrefetchProcess] = []
         var caches: [URL] = []
         let folder = temporaryFolder("imgcache-presigned-fleet")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
