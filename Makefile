@@ -39,7 +39,7 @@ FUZZ_SECONDS ?= 600
 all: build
 
 help:
-	@echo "make setup         install the missing Debian packages and Pillow (skips apt-get when nothing is missing)"
+	@echo "make setup         install the missing Debian packages, Pillow and prometheus_client (skips apt-get when nothing is missing)"
 	@echo "make build         debug build"
 	@echo "make release       release build (.build/release/imgcache)"
 	@echo "make test          setup, build the tests, run them (conformance tests read \$$IMGCACHE_CORPUS or ../shared/corpus)"

@@ -272,7 +272,7 @@ run_failed() {
 }
 
 verify_imgcache() {
-  grep -q "^prefetched $count of $count: $count downloaded" "$1/stdout" ||
+  grep -q "^prefetched $count of $count: $count from the network" "$1/stdout" ||
     run_failed "$1" "the prefetch did not download all $count images"
   local variants
   variants=$("$imgcache" cache stats --json --cache-dir "$1/cache" |

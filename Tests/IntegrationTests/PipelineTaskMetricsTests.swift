@@ -105,4 +105,25 @@ final class PipelineTaskMetricsTests: XCTestCase {
         XCTAssertEqual(snapshot.originRequests, log.count)
         XCTAssertEqual(snapshot.requests[.network], 6)
     }
+
+    func testPrefetchWritesItsMetricsFileAtExit() throws {
+        for index in 0..<3 { _ = try publish("m\(index).jpg", seed: UInt8(index)) }
+        let list = root.appendingPathComponent("urls.txt"), metrics = root.appendingPathComponent("imgcache.prom")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        let paths = ["/m0.jpg", "/m1.jpg", "/m2.jpg", "/m0.jpg", "/gone.jpg"]
+        try paths.map { nginx.url($0).absoluteString }.joined(separator: "\n").write(to: list, atomically: true, encoding: .utf8)
+        let result = try CommandRunner.run("imgcache", [
+            "prefetch", list.path, "--size", "16x16", "--cache-dir", root.appendingPathComponent("cache").path,
+            "--metrics", metrics.path,
+        ])
+        XCTAssertEqual(result.status, 11, result.errors)
+        let log = try nginx.accessLog(count: 4)
+        XCTAssertEqual(log.count, 4, "three images, one not found; the repeated URL shares its download")
+        let families = try PrometheusParser.families(try String(contentsOf: metrics, encoding: .utf8))
+        XCTAssertEqual(PrometheusParser.value("imgcache_origin_requests_total", in: families), Double(log.count))
+        XCTAssertEqual(PrometheusParser.value("imgcache_requests_total", labels: ["outcome": "network"], in: families), 4)
+        XCTAssertEqual(PrometheusParser.value("imgcache_request_errors_total", labels: ["kind": "http_status"], in: families), 1)
+        XCTAssertEqual(PrometheusParser.value("imgcache_downloaded_bytes_total", in: families),
+                       Double(log.filter { $0.status == 200 }.map(\.bodyBytes).reduce(0, +)))
+    }
 }
