@@ -21,7 +21,7 @@ summary=$("$bin" prefetch "$work/urls.txt" --device "iPhone 16 Pro" --widget sma
 status=$?
 set -e
 [ "$status" = 11 ] || fail "prefetch exited $status, expected 11 (one missing file)"
-grep -q "^prefetched 3 of 4: 3 downloaded" <<<"$summary" || fail "prefetch summary: $summary"
+grep -q "^prefetched 3 of 4: 3 from the network" <<<"$summary" || fail "prefetch summary: $summary"
 "$bin" fetch Samples/media/harbour.jpg --device "iPhone 16 Pro" --widget small --cache-dir "$work/cache" --json \
   | grep -q '"cache":"disk"' || fail "a second fetch was not a cache hit"
 "$bin" cache verify --cache-dir "$work/cache" >/dev/null || fail "cache verify found inconsistencies"
