@@ -19,7 +19,8 @@ struct CacheOutput {
                 object["redis"] = [
                     "url": configuration.displayURL, "available": counters != nil, "hits": counters?.hits ?? NSNull(),
                     "misses": counters?.misses ?? NSNull(), "stores": counters?.stores ?? NSNull(),
-                    "errors": counters?.errors ?? NSNull(),
+                    "errors": counters?.errors ?? NSNull(), "rejected": counters?.rejected ?? NSNull(),
+                    "leasesUnavailable": counters?.leasesUnavailable ?? NSNull(),
                 ] as [String: Any]
             }
             return emit(object)
@@ -35,7 +36,8 @@ struct CacheOutput {
         }
         if let (configuration, counters) = redis {
             lines.append("redis: \(configuration.displayURL): " + (counters.map {
-                "\($0.hits) hits, \($0.misses) misses, \($0.stores) stores, \($0.errors) errors (all instances)"
+                "\($0.hits) hits, \($0.misses) misses (\($0.rejected) rejected), \($0.stores) stores, \($0.errors) errors, "
+                    + "\($0.leasesUnavailable) leases unavailable (all instances)"
             } ?? "unavailable"))
         }
         Swift.print(lines.joined(separator: "\n"))

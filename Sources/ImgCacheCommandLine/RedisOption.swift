@@ -2,22 +2,55 @@ import Foundation
 import ImgCache
 
 /// `--redis URL`, else `$IMGCACHE_REDIS`: the shared Redis tier of the verbs that fetch and of
-/// `cache stats`.
+/// `cache stats`, its values authenticated with `$IMGCACHE_REDIS_SECRET` when that is set.
 enum RedisOption {
     static let help = """
           --redis URL         share originals and variants through Redis, redis://[:password@]host:port/db
                               (default $IMGCACHE_REDIS; none when unset): looked up after the disk cache,
-                              written after each download, one download of a URL across the instances
+                              written after each download, one download of a URL across the instances;
+                              $IMGCACHE_REDIS_SECRET (at least 32 hex digits, the same on every instance)
+                              authenticates every value, else anyone who can write to Redis chooses them
         """
 
     /// The tier's configuration from `option` (the value of `--redis`), else from
-    /// `$IMGCACHE_REDIS` when it is set and not empty; nil when neither is. Throws
-    /// `invalidArgument` (exit 2) for a malformed URL.
+    /// `$IMGCACHE_REDIS` when it is set and not empty; nil when neither is. With
+    /// `$IMGCACHE_REDIS_SECRET` set, its secret is that variable's hex digits (either case,
+    /// white space around them ignored; at least 32 digits, 16 bytes: `openssl rand -hex 32`
+    /// makes one). Throws `invalidArgument` (exit 2) for a malformed URL or secret.
     static func configuration(_ option: String?, environment: [String: String] = ProcessInfo.processInfo.environment)
         throws -> RedisConfiguration?
     {
-        let text = option ?? environment["IMGCACHE_REDIS"].flatMap { $0.isEmpty ? nil : $0 }
-        return try text.map { try RedisConfiguration(url: $0) }
+        guard let text = option ?? environment["IMGCACHE_REDIS"].flatMap({ $0.isEmpty ? nil : $0 }) else { return nil }
+        var configuration = try RedisConfiguration(url: text)
+        if let secret = environment["IMGCACHE_REDIS_SECRET"] {
+            configuration.secret = try Self.secret(hex: secret)
+        }
+        return configuration
+    }
+
+    /// The bytes of `text`'s hex digits.
+    /// - Throws: `invalidArgument` naming `IMGCACHE_REDIS_SECRET` when `text` holds anything but
+    ///   an even number of hex digits (white space around them aside), or fewer than
+    ///   `RedisConfiguration.minimumSecretBytes` bytes of them.
+    static func secret(hex text: String) throws -> Data {
+        let digits = Array(text.trimmingCharacters(in: .whitespacesAndNewlines).utf8)
+        let values = digits.compactMap { digit -> UInt8? in
+            switch digit {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
+            default: nil
+            }
+        }
+        guard values.count == digits.count, values.count.isMultiple(of: 2) else {
+            throw ImgCacheError.invalidArgument("IMGCACHE_REDIS_SECRET must be hex digits, an even number of them")
+        }
+        let minimum = RedisConfiguration.minimumSecretBytes
+        guard values.count >= minimum * 2 else {
+            throw ImgCacheError.invalidArgument(
+                "IMGCACHE_REDIS_SECRET has \(values.count) hex digits; it needs at least \(minimum * 2) (\(minimum) bytes)")
+        }
+        return Data(stride(from: 0, to: values.count, by: 2).map { values[$0] << 4 | values[$0 + 1] })
     }
 
     /// Prints a warning the pipeline recovered from on standard error.

@@ -9,12 +9,16 @@ final class RedisConfigurationTests: XCTestCase {
         XCTAssertEqual(plain.port, 6380)
         XCTAssertEqual(plain.database, 3)
         XCTAssertNil(plain.password)
+        XCTAssertNil(plain.secret)
         XCTAssertEqual(plain.connectTimeout, 0.05)
+        XCTAssertEqual(plain.resolveTimeout, 1)
         XCTAssertEqual(plain.commandTimeout, 0.1)
-        XCTAssertEqual(plain.connectionCount, 2)
+        XCTAssertEqual(plain.connectionCount, 16)
         XCTAssertEqual(plain.maxValueBytes, 8 << 20)
         XCTAssertEqual(plain.gracePeriod, 86_400)
-        XCTAssertEqual(plain.leaseTTL, 5)
+        XCTAssertEqual(plain.leaseTTL, 10)
+        XCTAssertEqual(plain.retryAfterFailure, 1)
+        XCTAssertEqual(plain.retryAfterFailureMax, 30)
         let secret = try RedisConfiguration(url: "redis://:p%40ss@cache.internal")
         XCTAssertEqual(secret.password, "p@ss")
         XCTAssertNil(secret.username)
@@ -44,13 +48,34 @@ final class RedisConfigurationTests: XCTestCase {
             ("connect", { $0.connectTimeout = 0 }), ("command", { $0.commandTimeout = .nan }),
             ("connections", { $0.connectionCount = 0 }), ("cap", { $0.maxValueBytes = 10 }),
             ("grace", { $0.gracePeriod = -1 }), ("lease", { $0.leaseTTL = 0 }),
-            ("poll", { $0.leasePollStart = 1; $0.leasePollMax = 0.5 }), ("retry", { $0.retryAfterFailureMax = 0 }),
-            ("host", { $0.host = "" }),
+            ("poll", { $0.leasePollStart = 1; $0.leasePollMax = 0.5 }), ("poll max", { $0.leasePollMax = .nan }),
+            ("retry", { $0.retryAfterFailureMax = 0 }), ("retry max", { $0.retryAfterFailure = 40 }),
+            ("retry max nan", { $0.retryAfterFailureMax = .nan }), ("resolve", { $0.resolveTimeout = 0 }),
+            ("host", { $0.host = "" }), ("secret", { $0.secret = Data() }), ("short secret", { $0.secret = Data(count: 15) }),
+            ("connections", { $0.connectionCount = 257 }),
         ]
         for (name, change) in broken {
             var configuration = base
             change(&configuration)
-            XCTAssertThrowsError(try configuration.validate(), name)
+            XCTAssertThrowsError(try configuration.validate(), name) { error in
+                guard case ImgCacheError.invalidArgument = error else { return XCTFail("\(name): \(error)") }
+            }
+        }
+        var secret = base
+        secret.secret = Data(count: 16)
+        XCTAssertNoThrow(try secret.validate())
+        // The maximum is named when it is the setting out of range.
+        var retry = base
+        retry.retryAfterFailure = 40
+        XCTAssertThrowsError(try retry.validate()) { error in
+            XCTAssertTrue("\(error)".contains("retry after failure 40.0 s is not in 0.001...30.0 s"), "\(error)")
+        }
+    }
+
+    func testHostInitValidates() {
+        XCTAssertNoThrow(try RedisConfiguration(host: "cache.internal"))
+        for (host, port, database) in [("", 6379, 0), ("h", 0, 0), ("h", 70_000, 0), ("h", Int(Int32.max) + 1, 0), ("h", 6379, 16)] {
+            XCTAssertThrowsError(try RedisConfiguration(host: host, port: port, database: database), "\(host):\(port)/\(database)")
         }
     }
 }

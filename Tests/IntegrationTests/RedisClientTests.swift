@@ -49,21 +49,20 @@ final class RedisClientTests: XCTestCase {
         XCTAssertEqual(client.run(get), [.null])
         server.stop()
         // Killed: the pooled connection is closed, a new one is refused; then calls are skipped.
-        var start = Date()
-        for _ in 0..<50 { XCTAssertNil(client.run(get)) }
-        XCTAssertLessThan(Date().timeIntervalSince(start), 0.5, "no call waits past the time-outs")
-        XCTAssertEqual(log.all.count, 1, "\(log.all)")
-        // Still down after the back-off: a retry fails without a second warning.
-        usleep(250_000)
-        XCTAssertNil(client.run(get))
+        // None waits past the time-outs (50 ms to connect, 100 ms a command; 1 s of slack).
+        for _ in 0..<50 {
+            let start = Date()
+            XCTAssertNil(client.run(get))
+            XCTAssertLessThan(Date().timeIntervalSince(start), 1.15)
+        }
         XCTAssertEqual(log.all.count, 1, "\(log.all)")
         try server.start()
-        // Back-off now up to 0.4 s: the server is used again once it passes.
-        start = Date()
+        // The server is used again once the back-off (0.2 s here) has passed.
+        let end = Date().addingTimeInterval(10)
         var replies: [RedisReply]?
-        while replies == nil && Date().timeIntervalSince(start) < 2 {
+        while replies == nil && Date() < end {
             replies = client.run(get)
-            usleep(20_000)
+            if replies == nil { usleep(20_000) }
         }
         XCTAssertEqual(replies, [.null])
         XCTAssertEqual(log.all.count, 1)
@@ -78,17 +77,24 @@ final class RedisClientTests: XCTestCase {
         XCTAssertEqual(log.all.count, 2, "\(log.all)")
     }
 
-    func testAbsentServerCostsOneConnectAttemptPerBackOff() throws {
-        let port = try NginxServer.freePort()
-        var configuration = try RedisConfiguration(url: "redis://127.0.0.1:\(port)/0")
-        configuration.retryAfterFailure = 10
+    func testAFailingServerCostsOneConnectionPerBackOffAndOneWarning() throws {
+        // Every connection accepted, then closed before any reply: each attempt is an event.
+        let server = try FakeRedisServer(mode: .close)
+        defer { server.stop() }
+        var configuration = try RedisConfiguration(url: server.url)
+        configuration.retryAfterFailure = 1
+        configuration.retryAfterFailureMax = 2
         let log = LogLines()
         let client = RedisClient(configuration: configuration, log: log.hook)
-        let start = Date()
-        for _ in 0..<1000 { XCTAssertNil(client.run([[Data("PING".utf8)]])) }
-        XCTAssertLessThan(Date().timeIntervalSince(start), 0.5)
+        for _ in 0..<100 { XCTAssertNil(client.run([[Data("PING".utf8)]])) }
+        XCTAssertEqual(try server.events { $0 == "connect 1" }, ["connect 1"], "one attempt, the other calls skipped")
         XCTAssertEqual(log.all.count, 1)
-        XCTAssertTrue(log.all[0].contains("redis://127.0.0.1:\(port)/0"), log.all[0])
+        XCTAssertTrue(log.all[0].contains("Redis at \(server.url) is unavailable"), log.all[0])
+        // Once the back-off has passed, the next call tries again: the second connection.
+        let end = Date().addingTimeInterval(10)
+        while !server.events().contains("connect 2") && Date() < end { XCTAssertNil(client.run([[Data("PING".utf8)]])) }
+        XCTAssertEqual(server.events(), ["connect 1", "connect 2"])
+        XCTAssertEqual(log.all.count, 1, "still the same outage: \(log.all)")
     }
 
     func testAStalledServerTimesOut() throws {
@@ -96,10 +102,65 @@ final class RedisClientTests: XCTestCase {
         defer { server.stop() }
         let log = LogLines()
         let client = try client(server, log: log)
-        // DEBUG SLEEP blocks the server for longer than the 100 ms command time-out.
+        XCTAssertEqual(client.run([[Data("PING".utf8)]]), [.status("PONG")])
+        // DEBUG SLEEP blocks the server for 3 s, far longer than the 100 ms command time-out
+        // (slack: 0.9 s).
         let start = Date()
-        XCTAssertNil(client.run([[Data("DEBUG".utf8), Data("SLEEP".utf8), Data("0.5".utf8)]]))
-        XCTAssertLessThan(Date().timeIntervalSince(start), 0.4)
+        XCTAssertNil(client.run([[Data("DEBUG".utf8), Data("SLEEP".utf8), Data("3".utf8)]]))
+        XCTAssertLessThan(Date().timeIntervalSince(start), 1)
         XCTAssertEqual(log.all.count, 1)
+        XCTAssertTrue(log.all[0].contains("no reply within 100 ms"), log.all[0])
+    }
+
+    func testATricklingReplyFailsAtTheCommandTimeOut() throws {
+        // Every read of the old client's socket got a byte within its 100 ms, so it waited for
+        // the whole reply (4096 bytes at 20 a second) until the server gave up after 10 s.
+        let server = try FakeRedisServer(mode: .trickle)
+        defer { server.stop() }
+        var configuration = try RedisConfiguration(url: server.url)
+        configuration.commandTimeout = 0.2
+        let log = LogLines()
+        let tier = RedisTier(configuration: configuration, log: log.hook)
+        let start = Date()
+        XCTAssertNil(tier.cachedData(for: "http://origin.example/a.jpg"))
+        let elapsed = Date().timeIntervalSince(start)
+        print("trickled GETRANGE: nil after \(String(format: "%.3f", elapsed)) s (command time-out 0.2 s)")
+        // The command time-out, plus 100 ms of slack.
+        XCTAssertGreaterThanOrEqual(elapsed, 0.2)
+        XCTAssertLessThan(elapsed, 0.3)
+        XCTAssertEqual(log.all.count, 1)
+        XCTAssertTrue(log.all[0].contains("no reply within 200 ms"), log.all[0])
+        XCTAssertEqual(tier.counters, RedisTierCounters(errors: 1))
+        // The server saw the read, and the client hang up after a few bytes of its reply.
+        let events = try server.events { $0.hasPrefix("hangup 1 ") }
+        XCTAssertTrue(events.contains("command 1 GETRANGE"), "\(events)")
+        let sent = try XCTUnwrap(events.last { $0.hasPrefix("hangup 1 ") }.flatMap { Int($0.split(separator: " ")[2]) })
+        XCTAssertLessThan(sent, 10, "bytes sent before the client hung up")
+    }
+
+    func testRepliesOverTheValueCapFailAsTheyArrive() throws {
+        // A GETRANGE answered with 16 MiB: the client stops reading once past the 1 MiB cap and
+        // 64 KiB of slack, and holds no more of it.
+        let server = try FakeRedisServer(mode: .flood, bulkBytes: 16 << 20)
+        defer { server.stop() }
+        var configuration = try RedisConfiguration(url: server.url)
+        configuration.maxValueBytes = 1 << 20
+        configuration.commandTimeout = 5
+        let log = LogLines()
+        let client = RedisClient(configuration: configuration, log: log.hook)
+        XCTAssertNil(client.run([[Data("GETRANGE".utf8), Data("k".utf8), Data("0".utf8), Data(String(1 << 20).utf8)]]))
+        XCTAssertEqual(log.all.count, 1)
+        XCTAssertTrue(log.all[0].contains("replies over \((1 << 20) + (64 << 10)) bytes"), log.all[0])
+        let events = try server.events { $0.hasPrefix("hangup 1 ") }
+        XCTAssertTrue(events.contains("command 1 GETRANGE"), "\(events)")
+    }
+
+    func testHostNamesAreResolved() throws {
+        let server = try RedisServer()
+        defer { server.stop() }
+        let log = LogLines()
+        let client = RedisClient(configuration: try RedisConfiguration(url: "redis://localhost:\(server.port)/0"), log: log.hook)
+        XCTAssertEqual(client.run([[Data("PING".utf8)]]), [.status("PONG")])
+        XCTAssertEqual(log.all, [])
     }
 }

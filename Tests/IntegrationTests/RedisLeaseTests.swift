@@ -8,7 +8,7 @@ import XCTest
 final class RedisLeaseTests: RedisNginxTestCase {
     override var imageCount: Int { 10 }
 
-    private func pipeline(leaseTTL: TimeInterval = 5) throws -> ImagePipeline {
+    private func pipeline(leaseTTL: TimeInterval = 60) throws -> ImagePipeline {
         let folder = temporaryFolder("imgcache-lease")
         var redisConfiguration = try RedisConfiguration(url: redis.url)
         redisConfiguration.leaseTTL = leaseTTL
@@ -22,7 +22,7 @@ final class RedisLeaseTests: RedisNginxTestCase {
     }
 
     private func leaseKey(_ path: String) -> String {
-        RedisTier.leaseKey(RedisTier.originalKey(nginx.url(path).absoluteString))
+        RedisTier.Keys(cacheKey: nginx.url(path).absoluteString).lease
     }
 
     func testInstancesAtOnceMakeOneOriginRequestPerURL() async throws {
@@ -40,8 +40,7 @@ final class RedisLeaseTests: RedisNginxTestCase {
         XCTAssertEqual(outcomes.filter { $0 == .shared }.count, 30, "\(outcomes)")
         // Each original downloaded once and each variant rendered once: the others waited for it.
         XCTAssertEqual(instances.map { $0.redisCounters?.stores ?? 0 }.reduce(0, +), 20)
-        usleep(200_000)
-        let log = try nginx.accessLog(count: 11)
+        let log = try await nginx.settledAccessLog()
         XCTAssertEqual(log.count, 10, "\(log.map(\.path))")
         XCTAssertEqual(Set(log.map(\.path)).count, 10)
         for index in 0..<10 { XCTAssertEqual(try redis.cli("EXISTS", leaseKey("/p\(index).jpg")), "0", "lease released") }
@@ -60,9 +59,10 @@ final class RedisLeaseTests: RedisNginxTestCase {
             return await group.reduce(0, +)
         }
         XCTAssertEqual(failures, 0)
-        XCTAssertLessThan(Date().timeIntervalSince(start), 2, "no wait for a lease TTL (5 s)")
-        usleep(100_000)
-        XCTAssertEqual(try nginx.accessLog(count: 2).count, 1)
+        // Leases of 60 s here: a wait for one would show (30 s of slack).
+        XCTAssertLessThan(Date().timeIntervalSince(start), 30, "no wait for a lease TTL")
+        let served = try await nginx.settledAccessLog()
+        XCTAssertEqual(served.count, 1)
     }
 
     func testDeadLeaseholderBlocksOnlyUntilItsLeaseExpires() async throws {
@@ -71,9 +71,11 @@ final class RedisLeaseTests: RedisNginxTestCase {
         let result = try await pipeline().prepare(request("/p0.jpg"))
         let waited = Date().timeIntervalSince(start)
         XCTAssertEqual(result.cacheOutcome, .network)
+        // Until the dead lease expired (0.4 s), far less than the 60 s of the lease TTL.
         XCTAssertGreaterThan(waited, 0.35)
-        XCTAssertLessThan(waited, 2)
-        XCTAssertEqual(try nginx.accessLog(count: 1).count, 1)
+        XCTAssertLessThan(waited, 30)
+        let served = try await nginx.settledAccessLog()
+        XCTAssertEqual(served.count, 1)
     }
 
     func testWaitEndsAfterTheLeaseTTLWhateverTheLeaseSays() async throws {
@@ -82,8 +84,9 @@ final class RedisLeaseTests: RedisNginxTestCase {
         let result = try await pipeline(leaseTTL: 0.3).prepare(request("/p1.jpg"))
         let waited = Date().timeIntervalSince(start)
         XCTAssertEqual(result.cacheOutcome, .network)
+        // The lease TTL (0.3 s), not the stuck lease's 60 s (with 30 s of slack).
         XCTAssertGreaterThan(waited, 0.25)
-        XCTAssertLessThan(waited, 1.5)
+        XCTAssertLessThan(waited, 30)
         // Not this instance's lease: left alone.
         XCTAssertEqual(try redis.cli("GET", leaseKey("/p1.jpg")), "stuck-instance")
     }
@@ -97,9 +100,12 @@ final class RedisLeaseTests: RedisNginxTestCase {
             XCTAssertEqual(code, 404)
         }
         XCTAssertEqual(try redis.cli("EXISTS", leaseKey("/missing.jpg")), "0")
-        // The next instance does not wait for a value that will not come.
+        // The next instance does not wait for a value that will not come (leases of 60 s here:
+        // 30 s of slack).
         let start = Date()
         _ = try? await pipeline().prepare(request("/missing.jpg"))
-        XCTAssertLessThan(Date().timeIntervalSince(start), 0.5)
+        XCTAssertLessThan(Date().timeIntervalSince(start), 30)
+        let served = try await nginx.settledAccessLog()
+        XCTAssertEqual(served.map(\.path), ["/missing.jpg", "/missing.jpg"])
     }
 }

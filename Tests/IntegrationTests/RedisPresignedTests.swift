@@ -83,7 +83,7 @@ final class RedisPresignedTests: RedisNginxTestCase {
         XCTAssertEqual(perPath, Dictionary(uniqueKeysWithValues: objects.map { ($0, 1) }), "one origin request per object: \(log.map(\.path))")
         for path in objects {
             let key = try XCTUnwrap(URL(string: presigned(path, 0))).absoluteString.components(separatedBy: "?")[0]
-            XCTAssertEqual(try redis.cli("EXISTS", RedisTier.originalKey(key)), "1", "\(path)'s original is shared under its key without the query")
+            XCTAssertEqual(try redis.cli("EXISTS", RedisTier.Keys(cacheKey: key).value), "1", "\(path)'s original is shared under its key without the query")
         }
         // Every process holds one variant per object on its disk.
         for cache in caches {

@@ -1,40 +1,53 @@
-import CDeflate
 import Foundation
 
 /// An original or a variant as stored in Redis: its bytes with the HTTP metadata the local disk
-/// cache keeps beside them, in a frame that is checked whole before use.
+/// cache keeps beside them, in a frame whose tag is checked before anything in it is read.
 ///
 /// ```
-/// magic "ICRV" (4 bytes) | version 1 (1) | payload length (UInt32 BE) | CRC-32 (UInt32 BE)
+/// magic "ICRV" (4 bytes) | version 2 (1) | check (1): 1 CRC-32, 2 HMAC-SHA256 | payload length (UInt32 BE)
 /// | etag | last-modified | content type      each: UInt16 BE length (0xFFFF: none), UTF-8
-/// | expiry (Int64 BE milliseconds since 1970; Int64.min: none) | payload
+/// | grace (Int64 BE milliseconds; Int64.min: never stale) | payload
+/// | tag: CRC-32 (UInt32 BE) or HMAC-SHA256 (32 bytes) of every byte before it (see `RedisValueSeal`)
 /// ```
-/// The CRC-32 (libdeflate's) covers every byte but its own four. A value that is truncated,
-/// has another magic or version, a length that does not match, or a wrong checksum does not
-/// decode: it is a miss, overwritten by the next store.
+/// The frame holds no wall-clock time: a value's freshness is its key's remaining TTL (PTTL, as
+/// Redis counts it) minus its grace, the part of the TTL the writer added after the end of its
+/// freshness, so that instances whose clocks differ agree on it.
+///
+/// A value that fails its tag (damaged, truncated, longer, written under another secret or none,
+/// or copied from another key), has another magic, version or check, or a length that does not
+/// match, does not decode: it is a miss, overwritten by the next store. Version 1 frames (an
+/// absolute expiry and a CRC-32 in the header) are such misses.
 struct RedisCacheValue: Sendable, Equatable {
     var payload: Data
     var contentType: String?
     var etag: String?
     var lastModified: String?
-    /// When the value stops being fresh (millisecond precision), nil for never.
-    var expiresAt: Date?
+    /// How much of its key's TTL is left when the value stops being fresh (the writer's grace
+    /// period), in milliseconds; nil when it never goes stale.
+    var graceMilliseconds: Int64?
 
     static let magic = Data("ICRV".utf8)
-    static let version: UInt8 = 1
-    /// Bytes before the metadata: magic, version, payload length, checksum.
-    static let headerLength = 13
-    private static let checksumOffset = 9
+    static let version: UInt8 = 2
     private static let absent: UInt16 = 0xFFFF
-    private static let noExpiry = Int64.min
+    private static let neverStale = Int64.min
 
-    /// The framed bytes; nil when the payload is over 4 GiB or a text field over 65,534 bytes.
-    func encoded() -> Data? {
-        guard let length = UInt32(exactly: payload.count) else { return nil }
-        var frame = Self.magic
-        frame.append(Self.version)
-        frame.append(bigEndian: length)
-        frame.append(bigEndian: UInt32(0))
+    /// The first bytes of the frame of a payload of `payloadCount` bytes sealed by `seal`: magic,
+    /// version, check and payload length; nil when the payload is over 4 GiB.
+    static func header(payloadCount: Int, seal: RedisValueSeal) -> Data? {
+        guard let length = UInt32(exactly: payloadCount) else { return nil }
+        var header = magic
+        header.append(version)
+        header.append(seal.kind)
+        header.append(bigEndian: length)
+        return header
+    }
+
+    /// The frame of this value under `key`, tagged by `seal`; nil when the payload is over 4 GiB, a
+    /// text field over 65,534 bytes, or the grace `Int64.min`.
+    func encoded(key: String, seal: RedisValueSeal) -> Data? {
+        guard var frame = Self.header(payloadCount: payload.count, seal: seal), graceMilliseconds != Self.neverStale else {
+            return nil
+        }
         for text in [etag, lastModified, contentType] {
             guard let text else {
                 frame.append(bigEndian: Self.absent)
@@ -44,20 +57,21 @@ struct RedisCacheValue: Sendable, Equatable {
             frame.append(bigEndian: count)
             frame.append(contentsOf: text.utf8)
         }
-        frame.append(bigEndian: expiresAt.map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) } ?? Self.noExpiry)
+        frame.append(bigEndian: graceMilliseconds ?? Self.neverStale)
         frame.append(payload)
-        let checksum = Self.checksum(frame)
-        frame.replaceSubrange(Self.checksumOffset..<(Self.checksumOffset + 4), with: withUnsafeBytes(of: checksum.bigEndian) { Data($0) })
+        guard let tag = seal.tag(of: frame, key: key) else { return nil }
+        frame.append(tag)
         return frame
     }
 
-    /// The value framed in `data`; nil unless every check passes.
-    init?(decoding data: Data) {
+    /// The value framed in `data` under `key`; nil unless its tag verifies under `seal` and every
+    /// other check passes. Nothing but the tag is read before the tag is verified.
+    init?(decoding data: Data, key: String, seal: RedisValueSeal) {
         let frame = Data(data)  // indices from 0
-        var reader = FrameReader(frame)
-        guard reader.take(4) == Self.magic, reader.byte() == Self.version,
-              let length = reader.uint32(), let checksum = reader.uint32(),
-              checksum == Self.checksum(frame)
+        guard seal.verifies(frame, key: key) else { return nil }
+        var reader = FrameReader(frame.prefix(frame.count - seal.tagLength))
+        guard reader.take(4) == Self.magic, reader.byte() == Self.version, reader.byte() == seal.kind,
+              let length = reader.uint32()
         else { return nil }
         var texts: [String?] = []
         for _ in 0..<3 {
@@ -69,36 +83,27 @@ struct RedisCacheValue: Sendable, Equatable {
             guard let bytes = reader.take(Int(count)) else { return nil }
             texts.append(String(decoding: bytes, as: UTF8.self))
         }
-        guard let milliseconds = reader.int64(), reader.remaining == Int(length),
-              let payload = reader.take(Int(length))
+        guard let grace = reader.int64(), reader.remaining == Int(length), let payload = reader.take(Int(length))
         else { return nil }
         self.payload = payload
         etag = texts[0]
         lastModified = texts[1]
         contentType = texts[2]
-        expiresAt = milliseconds == Self.noExpiry ? nil : Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+        graceMilliseconds = grace == Self.neverStale ? nil : grace
     }
 
-    init(payload: Data, contentType: String?, etag: String?, lastModified: String?, expiresAt: Date?) {
+    init(payload: Data, contentType: String?, etag: String?, lastModified: String?, graceMilliseconds: Int64?) {
         self.payload = payload
         self.contentType = contentType
         self.etag = etag
         self.lastModified = lastModified
-        self.expiresAt = expiresAt
+        self.graceMilliseconds = graceMilliseconds
     }
 
-    /// True when `expiresAt` is set and not after `date`.
-    func isExpired(at date: Date = Date()) -> Bool {
-        expiresAt.map { $0 <= date } ?? false
-    }
-
-    /// CRC-32 of `frame` without its checksum field (the frame must be at least a header long).
-    private static func checksum(_ frame: Data) -> UInt32 {
-        guard frame.count >= headerLength else { return 0 }
-        return frame.withUnsafeBytes { bytes in
-            let before = libdeflate_crc32(0, bytes.baseAddress, checksumOffset)
-            return libdeflate_crc32(before, bytes.baseAddress! + headerLength, bytes.count - headerLength)
-        }
+    /// When the value stops being fresh, by the clock that reads `now`, given that its key has
+    /// `keyMilliseconds` left to live: nil when it never goes stale.
+    func expiresAt(keyMilliseconds: Int64, now: Date) -> Date? {
+        graceMilliseconds.map { now.addingTimeInterval(Double(keyMilliseconds - $0) / 1000) }
     }
 }
 

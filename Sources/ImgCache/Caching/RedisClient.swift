@@ -5,8 +5,9 @@ import Glibc
 #endif
 
 /// A small pool of blocking Redis connections that never fails its caller: a command that
-/// cannot be run (no connection, a time-out, a broken connection) returns nil within the
-/// configured time-outs. Meant for the pipeline's blocking threads, never the cooperative pool.
+/// cannot be run (no address, no connection, a time-out, a broken connection) returns nil within
+/// the configured time-outs. Meant for the pipeline's blocking threads, never the cooperative pool.
+/// The host name is resolved when the client is made (see `RedisHostResolver`).
 ///
 /// After a failure Redis is skipped (every call returns nil at once) for
 /// `retryAfterFailure`, doubling with each failed retry up to `retryAfterFailureMax`, so that
@@ -15,6 +16,7 @@ import Glibc
 final class RedisClient: Sendable {
     let configuration: RedisConfiguration
     private let log: (@Sendable (String) -> Void)?
+    private let resolver: RedisHostResolver
     /// Lets at most `connectionCount` commands run at once.
     private let slots: DispatchSemaphore
     private let state: Mutex<State>
@@ -35,6 +37,7 @@ final class RedisClient: Sendable {
     init(configuration: RedisConfiguration, log: (@Sendable (String) -> Void)?) {
         self.configuration = configuration
         self.log = log
+        resolver = RedisHostResolver(host: configuration.host, port: configuration.port)
         slots = DispatchSemaphore(value: configuration.connectionCount)
         state = Mutex(State(retryDelay: configuration.retryAfterFailure))
     }
@@ -42,7 +45,8 @@ final class RedisClient: Sendable {
     /// Runs `commands` in one round trip on a pooled connection (opening one when none is idle)
     /// and returns their replies; nil when Redis is being skipped after a failure, when every
     /// connection stays busy for the command time-out, or when the commands fail. A reused
-    /// connection that the server closed (a restart) is replaced once before giving up.
+    /// connection that the server closed (a restart) is replaced once before giving up. The
+    /// configuration must be valid (`RedisTier` checks it).
     func run(_ commands: [[Data]]) -> [RedisReply]? {
         let now = DispatchTime.now()
         if state.withLock({ state in state.skipUntil.map { now < $0 } ?? false }) { return nil }
@@ -50,8 +54,8 @@ final class RedisClient: Sendable {
         defer { slots.signal() }
         var reused = state.withLock { state in state.idle.popLast() }
         while true {
-            do {
-                let connection = try reused ?? RedisConnection(configuration)
+            do throws(RedisFailure) {
+                let connection = if let reused { reused } else { try connect() }
                 let replies = try connection.run(pipelined: commands)
                 state.withLock { state in
                     state.idle.append(connection)
@@ -61,12 +65,24 @@ final class RedisClient: Sendable {
                     state.retryDelay = configuration.retryAfterFailure
                 }
                 return replies
-            } catch let failure as RedisFailure where reused != nil && failure.isClosedConnection {
+            } catch where reused != nil && error.isClosedConnection {
                 reused = nil
             } catch {
-                failed(String(describing: error))
+                failed(error.description)
                 return nil
             }
+        }
+    }
+
+    /// A new connection to the host's addresses; when it cannot be made, the addresses of a
+    /// name are looked up again next time (the server may have moved).
+    private func connect() throws(RedisFailure) -> RedisConnection {
+        let addresses = try resolver.addresses(timeout: configuration.resolveTimeout)
+        do {
+            return try RedisConnection(addresses: addresses, configuration: configuration)
+        } catch {
+            resolver.forget(addresses)
+            throw error
         }
     }
 

@@ -6,7 +6,9 @@ import Foundation
 /// Redis is never required: when it is slow, down or full, a lookup is a miss and a write is
 /// skipped, within the time-outs below.
 public struct RedisConfiguration: Sendable, Hashable {
-    /// The server's address (a name or an IP address). Non-empty.
+    /// The server's address (a name or an IP address). Non-empty. A name is resolved when the
+    /// tier is made, on a thread of its own, within `resolveTimeout`, and its addresses are kept:
+    /// it is resolved again only after a connection to them failed (a server that moved).
     public var host: String
     /// The server's TCP port, 1 to 65535. Default 6379 when the URL names none.
     public var port: Int
@@ -14,16 +16,34 @@ public struct RedisConfiguration: Sendable, Hashable {
     /// for Redis 6 ACLs). Default nil.
     public var username: String?
     public var password: String?
+    /// The key of the HMAC-SHA256 that authenticates every value written and read: a value whose
+    /// tag does not verify under it (written by an instance without the secret or with another,
+    /// or by anyone else who can write to Redis) is a miss, counted in `rejected`, and is
+    /// overwritten by the next store. Every instance sharing a Redis must have the same secret,
+    /// or none. Default nil: values carry only a CRC-32, so anyone who can write to Redis chooses
+    /// the bytes every instance serves for any URL. At least 16 bytes (32 random bytes suit it).
+    public var secret: Data?
     /// The database chosen with SELECT on every new connection, 0 to 15 (Redis's default count of
     /// databases). Default 0.
     public var database: Int
     /// Longest wait for a TCP connection to be accepted. Default 50 ms; 1 ms to 10 s.
     public var connectTimeout: TimeInterval
-    /// Longest wait for one command's reply (AUTH, SELECT, GET, SET, EVAL...). Default 100 ms;
-    /// 1 ms to 10 s.
+    /// Longest wait for `host` to resolve to addresses (an IP address needs none): the resolution
+    /// goes on in the background past it, and the call that waited is a failure (Redis is skipped
+    /// for `retryAfterFailure`). Default 1 s; 1 ms to 30 s.
+    public var resolveTimeout: TimeInterval
+    /// Longest time one round trip may take as a whole, from the first byte of its commands sent
+    /// to the last byte of their replies (AUTH and SELECT; GET, SET, EVAL... with the counters
+    /// sent beside them), plus 100 ms for every MiB sent or received in it, so that a value at
+    /// the 8 MiB cap gets 0.8 s more over a 10 MiB/s link. A reply that trickles in fails at the
+    /// deadline, and a round trip whose replies pass `maxValueBytes` plus 64 KiB fails when they
+    /// do. Default 100 ms; 1 ms to 10 s.
     public var commandTimeout: TimeInterval
-    /// Connections kept open to the server per pipeline; a command that finds them all busy waits
-    /// up to `commandTimeout` for one, then is a miss. Default 2; 1 to 64.
+    /// Connections kept open to the server per pipeline, opened only as calls need them; a call
+    /// that finds them all busy waits up to `commandTimeout` for one, then is a miss (a lease is
+    /// then unavailable). Default 16: a pipeline runs its Redis calls on its blocking threads
+    /// (`maxConcurrentDecodes` + 2, one per core + 2), so that up to 14 cores no call ever waits
+    /// for a connection, while Redis sees no more connections than calls run at once. 1 to 256.
     public var connectionCount: Int
     /// Largest value (framed bytes) written to Redis; a bigger original or variant is kept in the
     /// local cache only. Default 8 MiB; 1 KiB to 512 MiB (Redis's own limit).
@@ -31,8 +51,13 @@ public struct RedisConfiguration: Sendable, Hashable {
     /// Added to a value's HTTP freshness to make its Redis TTL, so that a stale copy (with its
     /// validators) stays for revalidation by a 304. Default 1 day; 0 to 30 days.
     public var gracePeriod: TimeInterval
-    /// How long the lease taken before a download lasts unless released: the longest another
-    /// instance waits for the leaseholder's value. Default 5 s; 10 ms to 10 minutes.
+    /// How long the lease taken before a download or a render lasts unless released or renewed:
+    /// the longest a dead leaseholder delays the others. A leaseholder whose work runs long renews
+    /// it every third of the TTL (`LeaseTiming.renewalInterval`), so two renewals in a row may
+    /// fail (Redis skipped for 1 s after a failure, say) before it lapses. Default 10 s: without
+    /// renewal it covers a download that gets its headers within the loader's 10 s connect
+    /// time-out and its body soon after; with renewal, any download the loader allows (60 s
+    /// overall). 10 ms to 10 minutes.
     public var leaseTTL: TimeInterval
     /// The first and the longest pause between two looks for a value another instance is
     /// downloading: 10 ms, doubling up to 200 ms. Each at least 1 ms, the first not over the longest.
@@ -40,7 +65,8 @@ public struct RedisConfiguration: Sendable, Hashable {
     public var leasePollMax: TimeInterval
     /// After a failure (connection refused, time-out, a broken connection) Redis is skipped for
     /// this long before it is tried again; each further failure doubles it, up to
-    /// `retryAfterFailureMax`. Default 1 s, at most 30 s; each 1 ms to an hour.
+    /// `retryAfterFailureMax`. Default 1 s, at most 30 s; each 1 ms to an hour, the first not
+    /// over the longest.
     public var retryAfterFailure: TimeInterval
     public var retryAfterFailureMax: TimeInterval
 
@@ -67,61 +93,73 @@ public struct RedisConfiguration: Sendable, Hashable {
         else {
             throw ImgCacheError.invalidArgument("'\(text)': the database must be a number from 0 to 15")
         }
-        self.init(host: host, port: components.port ?? 6379, database: Int(path) ?? 0)
+        try self.init(host: host, port: components.port ?? 6379, database: Int(path) ?? 0)
         username = components.user.flatMap { $0.isEmpty ? nil : $0 }
         password = components.password
-        try validate()
     }
 
-    /// A configuration for `host:port`, database `database`, no password, other settings at
-    /// their defaults.
-    public init(host: String, port: Int = 6379, database: Int = 0) {
+    /// A configuration for `host:port`, database `database`, no password and no secret, other
+    /// settings at their defaults.
+    /// - Throws: `invalidArgument` for an empty host, a port out of 1...65535 or a database out
+    ///   of 0...15 (see `validate()`).
+    public init(host: String, port: Int = 6379, database: Int = 0) throws {
         self.host = host
         self.port = port
         self.database = database
         connectTimeout = 0.05
+        resolveTimeout = 1
         commandTimeout = 0.1
-        connectionCount = 2
+        connectionCount = 16
         maxValueBytes = 8 << 20
         gracePeriod = 86_400
-        leaseTTL = 5
+        leaseTTL = 10
         leasePollStart = 0.01
         leasePollMax = 0.2
         retryAfterFailure = 1
         retryAfterFailureMax = 30
+        try validate()
     }
+
+    /// The fewest bytes `secret` may have.
+    public static let minimumSecretBytes = 16
 
     /// The URL without its password, for messages.
     public var displayURL: String { "redis://\(host):\(port)/\(database)" }
 
     /// Throws `invalidArgument` naming the first setting out of its range (see each setting).
+    /// `RedisTier` checks its configuration with it: a tier whose configuration fails serves
+    /// without Redis, with one warning.
     public func validate() throws {
         if host.isEmpty { throw ImgCacheError.invalidArgument("the Redis host is empty") }
+        if let secret, secret.count < Self.minimumSecretBytes {
+            throw ImgCacheError.invalidArgument(
+                "the Redis secret has \(secret.count) bytes; it needs at least \(Self.minimumSecretBytes)")
+        }
         let integers: [(String, Int, ClosedRange<Int>)] = [
             ("Redis port", port, 1...65_535),
             ("Redis database", database, 0...15),
-            ("Redis connection count", connectionCount, 1...64),
+            ("Redis connection count", connectionCount, 1...256),
             ("Redis value size cap", maxValueBytes, 1024...(512 << 20)),
         ]
         for (name, value, range) in integers where !range.contains(value) {
             throw ImgCacheError.invalidArgument("\(name) \(value) is not in \(range.lowerBound)...\(range.upperBound)")
         }
-        let durations: [(String, TimeInterval, ClosedRange<TimeInterval>)] = [
-            ("Redis connect time-out", connectTimeout, 0.001...10),
-            ("Redis command time-out", commandTimeout, 0.001...10),
-            ("Redis grace period", gracePeriod, 0...(30 * 86_400)),
-            ("Redis lease TTL", leaseTTL, 0.01...600),
-            ("Redis lease poll start", leasePollStart, 0.001...leasePollMax.clamped(0.001, 600)),
-            ("Redis lease poll maximum", leasePollMax, 0.001...600),
-            ("Redis retry after failure", retryAfterFailure, 0.001...3600),
-            ("Redis retry after failure maximum", retryAfterFailureMax, 0.001...3600),
-        ]
-        for (name, value, range) in durations where !range.contains(value) {
-            throw ImgCacheError.invalidArgument("\(name) \(value) s is not in \(range.lowerBound)...\(range.upperBound) s")
+        try Self.check("connect time-out", connectTimeout, 0.001, 10)
+        try Self.check("resolve time-out", resolveTimeout, 0.001, 30)
+        try Self.check("command time-out", commandTimeout, 0.001, 10)
+        try Self.check("grace period", gracePeriod, 0, 30 * 86_400)
+        try Self.check("lease TTL", leaseTTL, 0.01, 600)
+        // Each maximum before the setting it bounds.
+        try Self.check("lease poll maximum", leasePollMax, 0.001, 600)
+        try Self.check("lease poll start", leasePollStart, 0.001, leasePollMax)
+        try Self.check("retry after failure maximum", retryAfterFailureMax, 0.001, 3600)
+        try Self.check("retry after failure", retryAfterFailure, 0.001, retryAfterFailureMax)
+    }
+
+    /// Throws `invalidArgument` unless `value` is in `low...high` (NaN never is).
+    private static func check(_ name: String, _ value: TimeInterval, _ low: TimeInterval, _ high: TimeInterval) throws {
+        guard value >= low, value <= high else {
+            throw ImgCacheError.invalidArgument("Redis \(name) \(value) s is not in \(low)...\(high) s")
         }
     }
-}
-
-private extension TimeInterval {
-    func clamped(_ low: TimeInterval, _ high: TimeInterval) -> TimeInterval { Swift.min(Swift.max(self, low), high) }
 }

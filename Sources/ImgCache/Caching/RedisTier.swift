@@ -8,9 +8,18 @@ import Synchronization
 /// Every method blocks for at most the configured time-outs (run it on a blocking thread) and
 /// never throws: Redis being down, slow, full (`-OOM`) or read-only (`-READONLY`) makes a lookup
 /// a miss and a write a no-op, counted in `errors`.
+///
+/// A value's freshness travels as its key's TTL: the writer sets the TTL to the freshness left
+/// by its own clock plus the grace period, and a reader takes the key's remaining PTTL (read in
+/// the same transaction as the value) less that grace, so that instances whose wall clocks
+/// differ agree on it. With `RedisConfiguration.secret`, every value is authenticated.
 public final class RedisTier: Sendable {
     public let configuration: RedisConfiguration
-    private let client: RedisClient
+    /// Nil when the configuration is invalid: the tier then serves without Redis.
+    private let client: RedisClient?
+    private let seal: RedisValueSeal
+    /// This instance's wall clock, for the freshness left of what it stores and reads.
+    private let now: @Sendable () -> Date
     /// This instance's counters, and the part of them not yet added to `imgcache:stats` (sent
     /// with the next command that reaches Redis, or by `flushCounters()`).
     private let counts = Mutex((local: RedisTierCounters(), unsent: RedisTierCounters()))
@@ -19,11 +28,53 @@ public final class RedisTier: Sendable {
     /// Deletes the lease only if it still holds this instance's token (it may have expired and
     /// been taken by another instance meanwhile).
     static let releaseScript = "if redis.call('get',KEYS[1])==ARGV[1] then return redis.call('del',KEYS[1]) else return 0 end"
+    /// Gives the lease a new TTL (ARGV[2] milliseconds) only if it still holds this instance's token.
+    static let renewScript =
+        "if redis.call('get',KEYS[1])==ARGV[1] then return redis.call('pexpire',KEYS[1],ARGV[2]) else return 0 end"
+    /// Deletes the value only if its frame still starts with the header ARGV[3] (magic, version,
+    /// check and payload length) and holds the payload ARGV[1] just before its tag of ARGV[2] bytes.
+    static let removeIfHoldingScript = """
+        local v = redis.call('get', KEYS[1])
+        local n, t = #ARGV[1], tonumber(ARGV[2])
+        if v and #v >= #ARGV[3] + n + t and string.sub(v, 1, #ARGV[3]) == ARGV[3]
+            and string.sub(v, #v - t - n + 1, #v - t) == ARGV[1] then return redis.call('del', KEYS[1]) end
+        return 0
+        """
 
-    /// A tier on `configuration`'s server; `log` receives one warning per outage. Connects lazily.
-    public init(configuration: RedisConfiguration, log: (@Sendable (String) -> Void)? = nil) {
+    /// The Redis keys of one cache key: its value's and its lease's.
+    struct Keys: Sendable, Equatable {
+        /// `imgcache:o:<md5>` for an original's key, `imgcache:v:<md5>` for a variant's.
+        let value: String
+        /// `imgcache:lease:<md5>`.
+        let lease: String
+
+        init(cacheKey: String) {
+            let name = CacheKey.hashedName(for: cacheKey)
+            value = (CacheKey.isVariantKey(cacheKey) ? "imgcache:v:" : "imgcache:o:") + name
+            lease = "imgcache:lease:" + name
+        }
+    }
+
+    /// A tier on `configuration`'s server; `log` receives one warning per outage. Connects lazily;
+    /// a host name is resolved from now on, in the background. A configuration that fails
+    /// `RedisConfiguration.validate()` makes a tier that serves without Redis (every lookup a
+    /// miss, every call counted in `errors`), with one warning naming the setting.
+    public convenience init(configuration: RedisConfiguration, log: (@Sendable (String) -> Void)? = nil) {
+        self.init(configuration: configuration, log: log, now: { Date() })
+    }
+
+    /// A tier whose wall clock is `now` (a test's skewed clock).
+    init(configuration: RedisConfiguration, log: (@Sendable (String) -> Void)?, now: @escaping @Sendable () -> Date) {
         self.configuration = configuration
-        client = RedisClient(configuration: configuration, log: log)
+        self.now = now
+        seal = RedisValueSeal(secret: configuration.secret)
+        do {
+            try configuration.validate()
+            client = RedisClient(configuration: configuration, log: log)
+        } catch {
+            log?("warning: Redis at \(configuration.displayURL) is not used: \(error)")
+            client = nil
+        }
     }
 
     /// Adds the counters not yet sent to `imgcache:stats` now; when Redis cannot be reached they
@@ -35,92 +86,164 @@ public final class RedisTier: Sendable {
     /// This instance's counters since it was made.
     public var counters: RedisTierCounters { counts.withLock { $0.local } }
 
-    /// The counters of every instance that used this Redis (the `imgcache:stats` hash), nil when
-    /// Redis cannot be reached.
+    /// The counters of every instance that used this Redis (the `imgcache:stats` hash, its known
+    /// fields only, so that the reply stays small), nil when Redis cannot be reached.
     public func sharedCounters() -> RedisTierCounters? {
-        guard case .array(let items)? = run([Self.command("HGETALL", Self.statsKey)])?.first else { return nil }
+        let command = Self.command(["HMGET", Self.statsKey] + RedisTierCounters.fieldNames)
+        guard case .array(let items)? = run([command])?.first, items.count == RedisTierCounters.fieldNames.count else {
+            return nil
+        }
         var pairs: [String: Int] = [:]
-        for index in stride(from: 0, to: items.count - 1, by: 2) {
-            guard case .bytes(let name) = items[index], case .bytes(let value) = items[index + 1] else { continue }
-            pairs[String(decoding: name, as: UTF8.self)] = Int(String(decoding: value, as: UTF8.self))
+        for (name, item) in zip(RedisTierCounters.fieldNames, items) {
+            if case .bytes(let value) = item { pairs[name] = Int(String(decoding: value, as: UTF8.self)) }
         }
         return RedisTierCounters(hash: pairs)
     }
 
-    static func originalKey(_ cacheKey: String) -> String { "imgcache:o:" + CacheKey.hashedName(for: cacheKey) }
-    static func variantKey(_ cacheKey: String) -> String { "imgcache:v:" + CacheKey.hashedName(for: cacheKey) }
-    /// The Redis key of an original's or a variant's cache key.
-    static func redisKey(_ cacheKey: String) -> String {
-        CacheKey.isVariantKey(cacheKey) ? variantKey(cacheKey) : originalKey(cacheKey)
-    }
-    static func leaseKey(_ redisKey: String) -> String { "imgcache:lease:" + redisKey.split(separator: ":").last! }
-
-    /// The value under `key` when it decodes; nil when absent, damaged, over `maxValueBytes` or
-    /// unreachable.
-    func value(for key: String) -> RedisCacheValue? {
-        guard let reply = run([boundedRead(key)])?.first else { return nil }
-        switch reply {
-        case .bytes(let frame):
-            let value = RedisCacheValue(decoding: frame)
-            count { value == nil || value!.isExpired() ? $0.misses += 1 : ($0.hits += 1) }
-            return value
-        case .null:
+    /// The copy under `keys` when it decodes, with its expiry by this instance's clock; nil when
+    /// absent, rejected, over `maxValueBytes` or unreachable. Counted as a hit (fresh), a miss, or
+    /// a miss and a rejection.
+    func lookup(_ keys: Keys) -> CachedData? {
+        guard let replies = run(readCommands(keys)) else { return nil }
+        switch read(replies[...], keys: keys) {
+        case .found(let data):
+            count { data.isExpired(at: now()) ? $0.misses += 1 : ($0.hits += 1) }
+            return data
+        case .absent:
             count { $0.misses += 1 }
-        default:
+        case .rejected:
+            count {
+                $0.misses += 1
+                $0.rejected += 1
+            }
+        case .failed:
             count { $0.errors += 1 }
         }
         return nil
     }
 
-    /// Writes `value` under `key` to live until its expiry plus the grace period (the grace
-    /// period alone when it never expires); not when its frame is over `maxValueBytes` or it
-    /// would live no time at all. True when Redis took it.
+    /// Writes `data` under `keys` to live for the freshness it has left by this instance's clock
+    /// plus the grace period (the grace period alone when it never expires); not when its frame
+    /// is over `maxValueBytes` or it would live no time at all. True when Redis took it.
     @discardableResult
-    func store(_ value: RedisCacheValue, for key: String) -> Bool {
-        let lifetime = (value.expiresAt?.timeIntervalSinceNow ?? 0) + configuration.gracePeriod
-        let milliseconds = Int((lifetime * 1000).rounded(.down))
-        guard milliseconds > 0, value.payload.count < configuration.maxValueBytes, let frame = value.encoded(),
-              frame.count <= configuration.maxValueBytes
+    func store(_ data: CachedData, under keys: Keys) -> Bool {
+        let freshness = data.expiresAt.map { $0.timeIntervalSince(now()) }
+        let lifetime = ((freshness ?? 0) + configuration.gracePeriod) * 1000
+        guard lifetime.isFinite, lifetime >= 1, lifetime < Double(Int64.max), data.byteCount < configuration.maxValueBytes,
+              let bytes = try? data.data()
         else { return false }
-        let command = [Data("SET".utf8), Data(key.utf8), frame, Data("PX".utf8), Data(String(milliseconds).utf8)]
+        let value = RedisCacheValue(
+            payload: bytes, contentType: data.contentType, etag: data.etag, lastModified: data.lastModified,
+            graceMilliseconds: freshness == nil ? nil : Int64((configuration.gracePeriod * 1000).rounded()))
+        guard let frame = value.encoded(key: keys.value, seal: seal), frame.count <= configuration.maxValueBytes else {
+            return false
+        }
+        let command = Self.command(["SET", keys.value]) + [frame] + Self.command(["PX", String(Int64(lifetime.rounded(.down)))])
         guard let reply = run([command])?.first else { return false }
         let stored = reply == .status("OK")
         count { stored ? $0.stores += 1 : ($0.errors += 1) }
         return stored
     }
 
-    /// Deletes the value under `key`.
-    func remove(_ key: String) {
-        guard let reply = run([Self.command("DEL", key)])?.first else { return }
+    /// Deletes the value under `keys`.
+    func remove(_ keys: Keys) {
+        guard let reply = run([Self.command(["DEL", keys.value])])?.first else { return }
         if case .integer = reply { return }
         count { $0.errors += 1 }
     }
 
-    /// Takes the lease for `key` (SET NX with the lease TTL, under a random token) and reads the
-    /// value under `key` again in the same round trip: a leaseholder stores its value before it
-    /// releases the lease, so a lease taken just after a release comes with the value stored by
-    /// it. These reads are not counted as lookups (the first lookup was).
-    func acquireLease(for key: String) -> (attempt: LeaseAttempt, value: RedisCacheValue?) {
-        let token = UUID().uuidString
-        let milliseconds = String(Int(configuration.leaseTTL * 1000))
-        let commands = [Self.command("SET", Self.leaseKey(key), token, "NX", "PX", milliseconds), boundedRead(key)]
-        guard let replies = run(commands) else { return (.unavailable, nil) }
-        var value: RedisCacheValue?
-        if case .bytes(let frame) = replies[1] { value = RedisCacheValue(decoding: frame) }
-        switch replies[0] {
-        case .status("OK"): return (.acquired(token: token), value)
-        case .null: return (.held, value)
-        default:
+    /// Deletes the value under `keys` only if Redis still holds a frame of `payload` (see
+    /// `removeIfHoldingScript`). True when it did.
+    func remove(_ keys: Keys, ifHolding payload: Data) -> Bool {
+        guard let header = RedisCacheValue.header(payloadCount: payload.count, seal: seal) else { return false }
+        let command = Self.command(["EVAL", Self.removeIfHoldingScript, "1", keys.value]) + [payload]
+            + Self.command([String(seal.tagLength)]) + [header]
+        guard let reply = run([command])?.first else { return false }
+        guard case .integer(let removed) = reply else {
             count { $0.errors += 1 }
-            return (.unavailable, value)
+            return false
+        }
+        return removed == 1
+    }
+
+    /// Takes the lease for `keys` (SET NX with the lease TTL, under a random token) and reads the
+    /// value again in the same round trip: a leaseholder stores its value before it releases the
+    /// lease, so a lease taken just after a release comes with the value stored by it. These reads
+    /// are not counted as lookups (the first lookup was); a lease not taken for want of an answer
+    /// is counted in `leasesUnavailable`.
+    func acquireLease(_ keys: Keys) -> (attempt: LeaseAttempt, found: CachedData?) {
+        let token = UUID().uuidString
+        let set = Self.command(["SET", keys.lease, token, "NX", "PX", String(Int(configuration.leaseTTL * 1000))])
+        guard let replies = run([set] + readCommands(keys)) else {
+            count { $0.leasesUnavailable += 1 }
+            return (.unavailable, nil)
+        }
+        var found: CachedData?
+        if case .found(let data) = read(replies.dropFirst(), keys: keys) { found = data }
+        switch replies[0] {
+        case .status("OK"): return (.acquired(token: token), found)
+        case .null: return (.held, found)
+        default:
+            count {
+                $0.errors += 1
+                $0.leasesUnavailable += 1
+            }
+            return (.unavailable, found)
         }
     }
 
-    /// Releases the lease for `key` if it still holds `token` (compare and delete, atomically).
-    func releaseLease(for key: String, token: String) {
-        guard let reply = run([Self.command("EVAL", Self.releaseScript, "1", Self.leaseKey(key), token)])?.first else { return }
+    /// Gives the lease for `keys` a whole TTL again if it still holds `token` (atomically).
+    func renewLease(_ keys: Keys, token: String) -> Bool {
+        let milliseconds = String(Int(configuration.leaseTTL * 1000))
+        let command = Self.command(["EVAL", Self.renewScript, "1", keys.lease, token, milliseconds])
+        guard let reply = run([command])?.first else { return false }
+        guard case .integer(let renewed) = reply else {
+            count { $0.errors += 1 }
+            return false
+        }
+        return renewed == 1
+    }
+
+    /// Releases the lease for `keys` if it still holds `token` (compare and delete, atomically).
+    func releaseLease(_ keys: Keys, token: String) {
+        guard let reply = run([Self.command(["EVAL", Self.releaseScript, "1", keys.lease, token])])?.first else { return }
         if case .integer = reply { return }
         count { $0.errors += 1 }
+    }
+
+    /// What the replies to `readCommands` say.
+    private enum Read {
+        case found(CachedData)
+        case absent
+        /// A value that fails its checks, or a key without a TTL (this tier always sets one).
+        case rejected
+        /// Replies of the wrong shape (an error reply, an aborted transaction).
+        case failed
+    }
+
+    /// Reads the value under `keys` and its key's remaining TTL in one transaction: at most one
+    /// byte over `maxValueBytes` of the value (a longer one, which this tier never writes, then
+    /// fails its check), so that whatever a server holds a read allocates no more. An absent key
+    /// reads as empty.
+    private func readCommands(_ keys: Keys) -> [[Data]] {
+        [
+            Self.command(["MULTI"]), Self.command(["GETRANGE", keys.value, "0", String(configuration.maxValueBytes)]),
+            Self.command(["PTTL", keys.value]), Self.command(["EXEC"]),
+        ]
+    }
+
+    /// The value in the replies to `readCommands`, its expiry its key's remaining TTL less its grace.
+    private func read(_ replies: ArraySlice<RedisReply>, keys: Keys) -> Read {
+        guard replies.count == 4, case .array(let items)? = replies.last, items.count == 2,
+              case .bytes(let frame) = items[0], case .integer(let milliseconds) = items[1]
+        else { return .failed }
+        if frame.isEmpty { return .absent }
+        guard milliseconds >= 0, let value = RedisCacheValue(decoding: frame, key: keys.value, seal: seal) else {
+            return .rejected
+        }
+        return .found(CachedData(
+            data: value.payload, contentType: value.contentType, etag: value.etag, lastModified: value.lastModified,
+            expiresAt: value.expiresAt(keyMilliseconds: Int64(milliseconds), now: now())))
     }
 
     /// Runs `commands` with the unsent counters added to `imgcache:stats` in the same round trip;
@@ -131,9 +254,9 @@ public final class RedisTier: Sendable {
             defer { counts.unsent = RedisTierCounters() }
             return counts.unsent
         }
-        let increments = unsent.fields.filter { $0.1 != 0 }.map { Self.command("HINCRBY", Self.statsKey, $0.0, String($0.1)) }
+        let increments = unsent.fields.filter { $0.1 != 0 }.map { Self.command(["HINCRBY", Self.statsKey, $0.0, String($0.1)]) }
         guard !commands.isEmpty || !increments.isEmpty else { return [] }
-        guard let replies = client.run(commands + increments) else {
+        guard let replies = client?.run(commands + increments) else {
             counts.withLock { counts in
                 counts.unsent = counts.unsent + unsent
                 if !commands.isEmpty {
@@ -154,38 +277,35 @@ public final class RedisTier: Sendable {
         }
     }
 
-    private static func command(_ words: String...) -> [Data] { words.map { Data($0.utf8) } }
-
-    /// Reads the value under `key`, at most one byte over `maxValueBytes` of it (a longer value,
-    /// which this tier never writes, then fails its length check): whatever a server holds, a
-    /// read allocates no more. An absent key reads as empty, which decodes to nothing.
-    private func boundedRead(_ key: String) -> [Data] {
-        Self.command("GETRANGE", key, "0", String(configuration.maxValueBytes))
-    }
+    private static func command(_ words: [String]) -> [Data] { words.map { Data($0.utf8) } }
 }
 
 extension RedisTier: CacheLeasing {
     public var isShared: Bool { true }
 
-    /// The value under `key`'s Redis key when it decodes; nil when absent, damaged, over
-    /// `maxValueBytes` or unreachable.
+    /// The copy under `key`'s Redis key when it decodes, its expiry from the key's remaining TTL;
+    /// nil when absent, rejected, over `maxValueBytes` or unreachable.
     public func cachedData(for key: String) -> CachedData? {
-        value(for: Self.redisKey(key)).map(CachedData.init(redisValue:))
+        lookup(Keys(cacheKey: key))
     }
 
-    /// Writes the bytes and their metadata (see `store(_:for:)`); returns them as given when Redis
-    /// took them, nil otherwise.
+    /// Writes the bytes and their metadata (see `store(_:under:)`); returns them as given when
+    /// Redis took them, nil otherwise.
     @discardableResult
     public func storeData(_ data: CachedData, for key: String, kind: CacheEntry.Kind) -> CachedData? {
-        guard data.byteCount < configuration.maxValueBytes, let bytes = try? data.data() else { return nil }
-        let value = RedisCacheValue(
-            payload: bytes, contentType: data.contentType, etag: data.etag, lastModified: data.lastModified,
-            expiresAt: data.expiresAt)
-        return store(value, for: Self.redisKey(key)) ? data : nil
+        store(data, under: Keys(cacheKey: key)) ? data : nil
     }
 
     public func removeData(for key: String) {
-        remove(Self.redisKey(key))
+        remove(Keys(cacheKey: key))
+    }
+
+    /// Removes the value under `key` only if Redis still holds `copy`'s payload in a frame (a
+    /// script compares it); copies that cannot be read remove nothing.
+    @discardableResult
+    func removeData(for key: String, ifHolding copy: CachedData) -> Bool {
+        guard let payload = try? copy.data() else { return false }
+        return remove(Keys(cacheKey: key), ifHolding: payload)
     }
 
     var leaseTiming: LeaseTiming {
@@ -193,20 +313,14 @@ extension RedisTier: CacheLeasing {
     }
 
     func acquireLease(forCacheKey key: String) -> (attempt: LeaseAttempt, found: CachedData?) {
-        let (attempt, value) = acquireLease(for: Self.redisKey(key))
-        return (attempt, value.map(CachedData.init(redisValue:)))
+        acquireLease(Keys(cacheKey: key))
+    }
+
+    func renewLease(forCacheKey key: String, token: String) -> Bool {
+        renewLease(Keys(cacheKey: key), token: token)
     }
 
     func releaseLease(forCacheKey key: String, token: String) {
-        releaseLease(for: Self.redisKey(key), token: token)
-    }
-}
-
-extension CachedData {
-    /// A value read from Redis, its payload in memory.
-    init(redisValue value: RedisCacheValue) {
-        self.init(
-            data: value.payload, contentType: value.contentType, etag: value.etag, lastModified: value.lastModified,
-            expiresAt: value.expiresAt)
+        releaseLease(Keys(cacheKey: key), token: token)
     }
 }

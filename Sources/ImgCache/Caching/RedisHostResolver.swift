@@ -1,0 +1,132 @@
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The socket addresses of the Redis host, with a bounded wait: getaddrinfo has no time-out, so
+/// a name is resolved on a thread of its own (one at a time) and callers wait for it up to their
+/// deadline, leaving a slow lookup to finish in the background. An IP address is parsed at once
+/// (no lookup). A name's addresses are kept until `forget(_:)` (a connection to them failed),
+/// when the next call resolves it again.
+final class RedisHostResolver: Sendable {
+    /// One socket address (a `sockaddr_in` or `sockaddr_in6`, as bytes) of the host.
+    struct Address: Sendable, Equatable {
+        let family: Int32
+        let bytes: [UInt8]
+    }
+
+    /// A lookup in flight: its callers wait on `done`, which it leaves with its result set.
+    private final class Lookup: Sendable {
+        let done = DispatchGroup()
+        let result = Mutex<Result<[Address], RedisFailure>?>(nil)
+    }
+
+    private enum State {
+        case idle
+        case resolving(Lookup)
+        case resolved([Address])
+    }
+
+    /// What a caller finds: the kept addresses, or a lookup to wait for.
+    private enum Found {
+        case addresses([Address])
+        case pending(Lookup)
+    }
+
+    private let host: String
+    private let service: String
+    private let isNumeric: Bool
+    private let state: Mutex<State>
+
+    /// Starts resolving `host` (unless it is an IP address) for TCP port `port`.
+    init(host: String, port: Int) {
+        self.host = host
+        service = String(port)
+        let numeric = try? Self.resolve(host, service: service, numericOnly: true)
+        isNumeric = numeric != nil
+        state = Mutex(numeric.map(State.resolved) ?? .idle)
+        if !isNumeric { lookup() }
+    }
+
+    /// The host's addresses, waiting up to `timeout` for a lookup.
+    /// - Throws: `RedisFailure` when the name does not resolve, or not within `timeout`.
+    func addresses(timeout: TimeInterval) throws(RedisFailure) -> [Address] {
+        let pending: Lookup
+        switch lookup() {
+        case .addresses(let addresses): return addresses
+        case .pending(let lookup): pending = lookup
+        }
+        guard pending.done.wait(timeout: .now() + timeout) == .success, let result = pending.result.withLock({ $0 }) else {
+            throw RedisFailure("cannot resolve \(host) within \(Int((timeout * 1000).rounded())) ms")
+        }
+        return try result.get()
+    }
+
+    /// Drops `addresses` when they are the ones kept for a name: the next call resolves it again.
+    func forget(_ addresses: [Address]) {
+        guard !isNumeric else { return }
+        state.withLock { state in
+            if case .resolved(let kept) = state, kept == addresses { state = .idle }
+        }
+    }
+
+    /// The kept addresses, or the lookup in flight, started now when there is none.
+    @discardableResult
+    private func lookup() -> Found {
+        let (found, started) = state.withLock { state -> (Found, Bool) in
+            switch state {
+            case .resolved(let addresses): return (.addresses(addresses), false)
+            case .resolving(let lookup): return (.pending(lookup), false)
+            case .idle:
+                let lookup = Lookup()
+                lookup.done.enter()
+                state = .resolving(lookup)
+                return (.pending(lookup), true)
+            }
+        }
+        if started, case .pending(let lookup) = found {
+            Thread.detachNewThread { [self] in finish(lookup) }
+        }
+        return found
+    }
+
+    /// Runs `lookup` (on its own thread): keeps the addresses found, or goes back to idle.
+    private func finish(_ lookup: Lookup) {
+        let result = Result<[Address], RedisFailure> { () throws(RedisFailure) in
+            try Self.resolve(host, service: service, numericOnly: false)
+        }
+        state.withLock { state in
+            guard case .resolving(let current) = state, current === lookup else { return }
+            state = (try? result.get()).map(State.resolved) ?? .idle
+        }
+        lookup.result.withLock { $0 = result }
+        lookup.done.leave()
+    }
+
+    /// getaddrinfo for a TCP stream to `host`:`service`; with `numericOnly`, an IP address only
+    /// (no lookup).
+    private static func resolve(_ host: String, service: String, numericOnly: Bool) throws(RedisFailure) -> [Address] {
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_flags = AI_NUMERICSERV | (numericOnly ? AI_NUMERICHOST : 0)
+        var list: UnsafeMutablePointer<addrinfo>?
+        let status = getaddrinfo(host, service, &hints, &list)
+        defer { if let list { freeaddrinfo(list) } }
+        guard status == 0 else {
+            throw RedisFailure("cannot resolve \(host): \(String(cString: gai_strerror(status)))")
+        }
+        var addresses: [Address] = []
+        var entry = list
+        while let current = entry?.pointee {
+            if let address = current.ai_addr {
+                let bytes = UnsafeRawBufferPointer(start: address, count: Int(current.ai_addrlen))
+                addresses.append(Address(family: current.ai_family, bytes: Array(bytes)))
+            }
+            entry = current.ai_next
+        }
+        guard !addresses.isEmpty else { throw RedisFailure("\(host) has no address") }
+        return addresses
+    }
+}
