@@ -16,33 +16,41 @@ final class RedisHostResolver: Sendable {
         let bytes: [UInt8]
     }
 
+    /// Resolves a name (the host) for a TCP port (the service): getaddrinfo, or a test's double.
+    typealias Lookup = @Sendable (_ host: String, _ service: String) throws(RedisFailure) -> [Address]
+
     /// A lookup in flight: its callers wait on `done`, which it leaves with its result set.
-    private final class Lookup: Sendable {
+    private final class PendingLookup: Sendable {
         let done = DispatchGroup()
         let result = Mutex<Result<[Address], RedisFailure>?>(nil)
     }
 
     private enum State {
         case idle
-        case resolving(Lookup)
+        case resolving(PendingLookup)
         case resolved([Address])
     }
 
     /// What a caller finds: the kept addresses, or a lookup to wait for.
     private enum Found {
         case addresses([Address])
-        case pending(Lookup)
+        case pending(PendingLookup)
     }
 
     private let host: String
     private let service: String
     private let isNumeric: Bool
+    private let resolveName: Lookup
     private let state: Mutex<State>
 
-    /// Starts resolving `host` (unless it is an IP address) for TCP port `port`.
-    init(host: String, port: Int) {
+    /// Starts resolving `host` (unless it is an IP address) for TCP port `port`, with
+    /// `resolveName` (default getaddrinfo).
+    init(host: String, port: Int, resolveName: @escaping Lookup = { host, service throws(RedisFailure) in
+        try RedisHostResolver.resolve(host, service: service, numericOnly: false)
+    }) {
         self.host = host
         service = String(port)
+        self.resolveName = resolveName
         let numeric = try? Self.resolve(host, service: service, numericOnly: true)
         isNumeric = numeric != nil
         state = Mutex(numeric.map(State.resolved) ?? .idle)
@@ -52,7 +60,7 @@ final class RedisHostResolver: Sendable {
     /// The host's addresses, waiting up to `timeout` for a lookup.
     /// - Throws: `RedisFailure` when the name does not resolve, or not within `timeout`.
     func addresses(timeout: TimeInterval) throws(RedisFailure) -> [Address] {
-        let pending: Lookup
+        let pending: PendingLookup
         switch lookup() {
         case .addresses(let addresses): return addresses
         case .pending(let lookup): pending = lookup
@@ -79,7 +87,7 @@ final class RedisHostResolver: Sendable {
             case .resolved(let addresses): return (.addresses(addresses), false)
             case .resolving(let lookup): return (.pending(lookup), false)
             case .idle:
-                let lookup = Lookup()
+                let lookup = PendingLookup()
                 lookup.done.enter()
                 state = .resolving(lookup)
                 return (.pending(lookup), true)
@@ -92,10 +100,8 @@ final class RedisHostResolver: Sendable {
     }
 
     /// Runs `lookup` (on its own thread): keeps the addresses found, or goes back to idle.
-    private func finish(_ lookup: Lookup) {
-        let result = Result<[Address], RedisFailure> { () throws(RedisFailure) in
-            try Self.resolve(host, service: service, numericOnly: false)
-        }
+    private func finish(_ lookup: PendingLookup) {
+        let result = Result<[Address], RedisFailure> { () throws(RedisFailure) in try resolveName(host, service) }
         state.withLock { state in
             guard case .resolving(let current) = state, current === lookup else { return }
             state = (try? result.get()).map(State.resolved) ?? .idle
