@@ -1,7 +1,8 @@
 import Foundation
 
 /// `Tests/Servers/fake_redis.py` on 127.0.0.1 at a port it picks: a Redis that trickles or floods
-/// its GETRANGE replies, or closes every connection, and writes what happened to an events file.
+/// its GETRANGE replies, closes every connection, or sends replies to no command, and writes what
+/// happened to an events file.
 final class FakeRedisServer {
     enum Mode: String {
         /// A GETRANGE's whole reply (`bulkBytes` long) one byte every `interval` seconds, for 10 s.
@@ -10,6 +11,8 @@ final class FakeRedisServer {
         case flood
         /// Every connection closed as soon as it is accepted.
         case close
+        /// Every reply followed by `+FORGED`, a reply to no command.
+        case forge
     }
 
     let server: ServerProcess

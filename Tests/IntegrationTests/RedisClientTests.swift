@@ -155,6 +155,20 @@ final class RedisClientTests: XCTestCase {
         XCTAssertTrue(events.contains("command 1 GETRANGE"), "\(events)")
     }
 
+    func testBytesNobodyAskedForAreNeverReadAsAReply() throws {
+        // The old client read the +FORGED left after a reply as the reply to the next command.
+        let server = try FakeRedisServer(mode: .forge)
+        defer { server.stop() }
+        let log = LogLines()
+        let client = RedisClient(configuration: try RedisConfiguration(url: server.url), log: log.hook)
+        XCTAssertEqual(client.run([[Data("PING".utf8)]]), [.status("PONG")])
+        _ = try server.events { $0 == "forged 1" }
+        // The connection holding it is replaced by a new one, once, without a warning.
+        XCTAssertEqual(client.run([[Data("PING".utf8)]]), [.status("PONG")])
+        XCTAssertEqual(server.events().filter { $0.hasPrefix("connect") }, ["connect 1", "connect 2"])
+        XCTAssertEqual(log.all, [])
+    }
+
     func testHostNamesAreResolved() throws {
         let server = try RedisServer()
         defer { server.stop() }

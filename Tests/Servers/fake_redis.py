@@ -13,12 +13,14 @@ for what MODE changes:
               --for seconds (default 10), then the connection is closed
     flood     a GETRANGE is answered with a bulk reply of N bytes sent as fast as the client reads
     close     every connection is closed as soon as it is accepted
+    forge     every reply is followed by a reply to no command, +FORGED
 
 Every event is appended to the events FILE as one line, flushed at once:
     connect C              connection C (from 1, in the order accepted) was accepted
     command C NAME         connection C sent command NAME (upper case)
     hangup C BYTES         the client of connection C closed it after BYTES of a trickled or
                            flooded reply were sent
+    forged C               a +FORGED was sent on connection C
 """
 
 import argparse
@@ -127,6 +129,9 @@ def serve(connection, number):
                     return
             else:
                 connection.sendall(answer)
+            if ARGS.mode == "forge":
+                connection.sendall(b"+FORGED\r\n")
+                event("forged %d" % number)
     except OSError:
         return
     finally:
@@ -149,7 +154,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--port-file", required=True)
     parser.add_argument("--events", required=True)
-    parser.add_argument("--mode", choices=["trickle", "flood", "close"], required=True)
+    parser.add_argument("--mode", choices=["trickle", "flood", "close", "forge"], required=True)
     parser.add_argument("--interval", type=float, default=0.05)
     parser.add_argument("--bulk-bytes", type=int, default=4096)
     parser.add_argument("--for", dest="duration", type=float, default=10)

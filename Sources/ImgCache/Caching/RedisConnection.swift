@@ -75,6 +75,7 @@ final class RedisConnection: @unchecked Sendable {
     /// - Throws: `RedisFailure` when the connection breaks, the deadline passes or the replies
     ///   pass the limit, or a reply is no Redis protocol: the connection is then unusable.
     func run(pipelined commands: [[Data]]) throws(RedisFailure) -> [RedisReply] {
+        try checkIdle()
         let start = DispatchTime.now().uptimeNanoseconds
         var transferred = 0
         func deadline() -> UInt64 {
@@ -135,6 +136,21 @@ final class RedisConnection: @unchecked Sendable {
         return replies
     }
 
+    /// Throws unless the connection is as a round trip left it: no reply bytes unread, none
+    /// waiting on the socket, not closed by the server. Bytes nobody asked for would be read as
+    /// the replies to the next commands; a server that closed the connection (a restart) is
+    /// noticed before anything is sent.
+    private func checkIdle() throws(RedisFailure) {
+        guard reader.pointee.len == reader.pointee.pos else {
+            throw RedisFailure("bytes past the last reply", isClosedConnection: true)
+        }
+        var byte: UInt8 = 0
+        let count = recv(socket, &byte, 1, Int32(MSG_PEEK) | Int32(MSG_DONTWAIT))
+        if count > 0 { throw RedisFailure("bytes from the server before a command", isClosedConnection: true) }
+        if count == 0 { throw RedisFailure("the server closed the connection", isClosedConnection: true) }
+        guard errno == EAGAIN || errno == EWOULDBLOCK else { throw Self.socketFailure("cannot receive", code: errno) }
+    }
+
     /// Sends one command and reads its reply, as `run(pipelined:)` does.
     func run(_ command: [Data]) throws(RedisFailure) -> RedisReply {
         try run(pipelined: [command])[0]
@@ -158,7 +174,7 @@ final class RedisConnection: @unchecked Sendable {
             }
             if status != 0 {
                 guard errno == EINPROGRESS else { throw socketFailure("refused", code: errno) }
-                try poll(socket, for: Int16(POLLOUT), until: deadline) { "no connection within the connect time-out" }
+                while try poll(socket, for: Int16(POLLOUT), until: deadline, timedOut: { "no connection within the connect time-out" }) == 0 {}
                 var error: Int32 = 0
                 var length = socklen_t(MemoryLayout<Int32>.size)
                 guard getsockopt(socket, SOL_SOCKET, SO_ERROR, &error, &length) == 0 else {
@@ -175,12 +191,14 @@ final class RedisConnection: @unchecked Sendable {
         }
     }
 
-    /// Polls `socket` for `events` with the time left to `deadline`, once.
+    /// Polls `socket` for `events` with the time left to `deadline`, once, and returns the events
+    /// that came (0 for none: the time ran out, or a signal interrupted the wait).
     /// - Throws: `RedisFailure(timedOut())` when the deadline has passed; `RedisFailure` when
     ///   poll fails (not when it is interrupted).
+    @discardableResult
     private static func poll(
         _ socket: Int32, for events: Int16, until deadline: UInt64, timedOut: () -> String
-    ) throws(RedisFailure) {
+    ) throws(RedisFailure) -> Int16 {
         let now = DispatchTime.now().uptimeNanoseconds
         guard now < deadline else { throw RedisFailure(timedOut()) }
         let milliseconds = Int32(clamping: (deadline - now + 999_999) / 1_000_000)
@@ -188,6 +206,7 @@ final class RedisConnection: @unchecked Sendable {
         if Glibc.poll(&descriptor, 1, milliseconds) < 0 && errno != EINTR {
             throw socketFailure("cannot poll", code: errno)
         }
+        return descriptor.revents
     }
 
     /// Appends the protocol form of `command` to `request` (binary-safe: values may hold NUL bytes).
