@@ -115,7 +115,7 @@ public final class ImagePipeline: Sendable {
         try RequestPlan.checkURL(url, allowedHosts: configuration.loading.allowedHosts)
         let request = OriginalRequest(
             url: url, key: configuration.keyPolicy.key(for: url), headers: [:], policy: .useCache, storage: .all,
-            accept: { _ in })
+            requiresImage: false)
         let context = WorkContext(priority: .normal)
         let fetched = try await preparer.originalFetches.value(for: request.coalescingKey, context: context) {
             [preparer] shared in try await preparer.originals.fetch(request, context: shared)
@@ -173,7 +173,8 @@ public final class ImagePipeline: Sendable {
 
     /// The response for `plan` once the memory cache missed: the variant made ready, with the pixels
     /// it was rendered from or else decoded from its file. A stored file that no longer decodes
-    /// (damaged behind the cache's back) is removed and rendered again, once.
+    /// (damaged behind the cache's back, or taken so from a shared tier) is removed, from the
+    /// shared tiers too, and rendered again, once.
     private func preparedResponse(_ plan: RequestPlan, context: WorkContext) async throws -> ImageResponse {
         var attempt = 1
         while true {
@@ -189,7 +190,7 @@ public final class ImagePipeline: Sendable {
                     timings.decoding = Self.seconds(since: decodeStart)
                 }
             } catch let error as ImgCacheError where attempt == 1 && prepared.fileURL != nil && error.isDamagedImage {
-                try await blocking.run { [diskCache] in try diskCache.removeData(for: plan.variantKey) }
+                await preparer.variants.discard(plan)
                 attempt += 1
                 continue
             }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// What an original is wanted for: its URL and key, how the request fetches and stores it, and
-/// the check its downloaded bytes must pass before they are stored.
+/// whether its bytes must be an image.
 struct OriginalRequest: Sendable {
     let url: URL
     /// The original's cache key (see `RequestPlan.originalKey`).
@@ -9,11 +9,23 @@ struct OriginalRequest: Sendable {
     let headers: [String: String]
     let policy: ImageRequest.CachePolicy
     let storage: ImageRequest.StoragePolicy
-    /// Throws for downloaded bytes that must not be stored (not an image, say).
-    let accept: @Sendable (Data) throws -> Void
+    /// True when bytes that start like no image format are refused (`unsupportedFormat`) before
+    /// they are stored or taken from a shared tier; false for `ImagePipeline.data(for:)`.
+    let requiresImage: Bool
 
-    /// What requests for the same original share one fetch by: the key and the policies.
-    var coalescingKey: String { "\(key) \(policy.rawValue) \(storage.rawValue)" }
+    /// What requests for the same original share one fetch by: the key, the policies and whether
+    /// the bytes must be an image.
+    var coalescingKey: String { "\(key) \(policy.rawValue) \(storage.rawValue) \(requiresImage ? "image" : "data")" }
+
+    /// This request with the policy `.reload`: from the origin, whatever the caches hold.
+    var reloading: OriginalRequest {
+        OriginalRequest(url: url, key: key, headers: headers, policy: .reload, storage: storage, requiresImage: requiresImage)
+    }
+
+    /// Throws `unsupportedFormat` when an image is required and `data` does not start like one.
+    func check(_ data: Data) throws {
+        if requiresImage { _ = try ImageFormat.sniff(data.prefix(ImageFormat.signatureLength)) }
+    }
 }
 
 /// An original ready to decode: its bytes and how they were obtained.
@@ -74,7 +86,12 @@ struct OriginalStore: Sendable {
                 } else {
                     found = try await blocking.run { try tier.cachedData(for: key) }
                 }
-                guard let found, (try? request.accept(found.data())) != nil else { continue }
+                guard let found else { continue }
+                guard (try? request.check(found.data())) != nil else {
+                    // Not an image: no instance should take it again.
+                    try? await blocking.run { try tier.removeData(for: key, ifHolding: found) }
+                    continue
+                }
                 if request.policy == .cacheOnly || (request.policy == .useCache && !found.isExpired()) {
                     let fetch = try await adopt(found, replacing: stale, for: request)
                     await leases.release(lease)
@@ -139,7 +156,7 @@ struct OriginalStore: Sendable {
             }
             return try await revalidated(stale, by: response, for: request)
         }
-        try request.accept(response.data)
+        try request.check(response.data)
         let metadata = CachedData(
             data: response.data, contentType: response.contentType, etag: response.validators.etag,
             lastModified: response.validators.lastModified, expiresAt: response.freshness.expires)

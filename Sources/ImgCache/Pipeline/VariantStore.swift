@@ -67,26 +67,55 @@ struct VariantStore: Sendable {
                 found = (try? await blocking.run { try tier.cachedData(for: plan.variantKey) }) ?? nil
             }
             guard let found, policy == .cacheOnly || !found.isExpired() else { continue }
-            if let variant = await adopt(found, plan) {
+            switch await adopt(found, plan) {
+            case .adopted(let variant):
                 await leases.release(lease)
                 return (variant, nil)
+            case .damaged:
+                // No instance should take it again.
+                _ = try? await blocking.run { try tier.removeData(for: plan.variantKey, ifHolding: found) }
+            case .unstored:
+                continue
             }
         }
         return (nil, lease)
     }
 
-    /// A variant from a shared tier stored on the disk (linked to its original) and described from
-    /// its headers, outcome `.shared`; nil when it is not an image or cannot be stored.
-    private func adopt(_ found: CachedData, _ plan: RequestPlan) async -> PreparedVariant? {
+    /// What became of a variant from a shared tier.
+    private enum Adoption {
+        /// Described from its headers (and stored on the disk unless the request stores nothing).
+        case adopted(PreparedVariant)
+        /// Not an image, or headers that do not read.
+        case damaged
+        /// Fine, but the disk could not take it.
+        case unstored
+    }
+
+    /// A variant from a shared tier checked (its headers must read), stored on the disk (linked to
+    /// its original) unless the request stores nothing, and described, outcome `.shared`.
+    private func adopt(_ found: CachedData, _ plan: RequestPlan) async -> Adoption {
         let disk = self.disk
-        let adopted = try? await blocking.run { () -> PreparedVariant? in
-            guard (try? ImageFormat.sniff(found.data().prefix(ImageFormat.signatureLength))) != nil else { return nil }
-            guard plan.request.storage != .none else { return try? PreparedVariant.stored(found, outcome: .shared) }
-            guard let stored = try? disk.storeData(found, for: plan.variantKey, kind: .variant(of: plan.originalKey))
-            else { return nil }
-            return try? PreparedVariant.stored(stored, outcome: .shared)
+        let adoption = try? await blocking.run { () -> Adoption in
+            guard let described = try? PreparedVariant.stored(found, outcome: .shared) else { return .damaged }
+            guard plan.request.storage != .none else { return .adopted(described) }
+            guard let stored = try? disk.storeData(found, for: plan.variantKey, kind: .variant(of: plan.originalKey)),
+                  let variant = try? PreparedVariant.stored(stored, outcome: .shared)
+            else { return .unstored }
+            return .adopted(variant)
         }
-        return adopted ?? nil
+        return adoption ?? .unstored
+    }
+
+    /// Removes a stored variant that does not decode from the disk, and from the shared tiers that
+    /// hold the same bytes, so that the next lookup renders it again rather than adopting it.
+    func discard(_ plan: RequestPlan) async {
+        let (disk, tiers) = (self.disk, plan.request.url.isFileURL ? [] : sharedTiers)
+        _ = try? await blocking.run {
+            let damaged = try disk.cachedData(for: plan.variantKey).map { CachedData(data: try $0.data()) }
+            try disk.removeData(for: plan.variantKey)
+            guard let damaged else { return }
+            for tier in tiers { try? tier.removeData(for: plan.variantKey, ifHolding: damaged) }
+        }
     }
 
     /// Stores each encoded variant on the disk and in the shared tiers, with the original's
