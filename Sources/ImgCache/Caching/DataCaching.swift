@@ -41,9 +41,7 @@ public protocol DataCaching: Sendable {
 
 extension DataCaching {
     public func removeData(for key: String, ifHolding copy: CachedData) throws {
-        guard let current = try cachedData(for: key), current.byteCount == copy.byteCount,
-              try current.data() == copy.data()
-        else { return }
+        guard let current = try cachedData(for: key), try current.hasSameBytes(as: copy) else { return }
         try removeData(for: key)
     }
 

@@ -10,7 +10,8 @@ struct HeldLease: Sendable {
 /// Looks keys up in a leasing tier so that, of the instances of a fleet that miss one key at
 /// once, one does the work (downloads or renders) while the others wait for its value.
 struct FleetLeases: Sendable {
-    let blocking: BlockingPool
+    /// The shared tiers' threads.
+    let io: BlockingPool
 
     /// What `tier` holds under `key` (fresh or stale), and the lease when this instance is to do
     /// the work.
@@ -25,11 +26,11 @@ struct FleetLeases: Sendable {
         let timing = tier.leaseTiming
         let deadline = Date().addingTimeInterval(timing.ttl)
         var pause = timing.pollStart
-        // A cancelled task gets nil from `blocking.run`, hence a miss and `.unavailable`: it stops.
-        var found = (try? await blocking.run { try tier.cachedData(for: key) }) ?? nil
+        // A cancelled task gets nil from `io.run`, hence a miss and `.unavailable`: it stops.
+        var found = (try? await io.run { try tier.cachedData(for: key) }) ?? nil
         while true {
             if let found, !found.isExpired() { return (found, nil) }
-            let (attempt, again) = (try? await blocking.run { tier.acquireLease(forCacheKey: key) }) ?? (.unavailable, nil)
+            let (attempt, again) = (try? await io.run { tier.acquireLease(forCacheKey: key) }) ?? (.unavailable, nil)
             found = again ?? found
             switch attempt {
             case .acquired(let token):
@@ -52,7 +53,7 @@ struct FleetLeases: Sendable {
     /// Releases `lease`, even when the caller was cancelled meanwhile.
     func release(_ lease: HeldLease?) async {
         guard let lease else { return }
-        let blocking = self.blocking
-        await Task { _ = try? await blocking.run { lease.tier.releaseLease(forCacheKey: lease.key, token: lease.token) } }.value
+        let io = self.io
+        await Task { _ = try? await io.run { lease.tier.releaseLease(forCacheKey: lease.key, token: lease.token) } }.value
     }
 }

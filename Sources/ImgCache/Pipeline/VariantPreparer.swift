@@ -121,12 +121,9 @@ struct VariantPreparer: Sendable {
 
     /// Removes a damaged original from the disk and from the shared tiers that hold these bytes.
     private func discard(_ original: OriginalFetch, key: String, url: URL) async {
-        let (disk, tiers) = (originals.disk, url.isFileURL ? [] : variants.sharedTiers)
-        let copy = original.copy
-        _ = try? await blocking.run {
-            try disk.removeData(for: key)
-            for tier in tiers { try? tier.removeData(for: key, ifHolding: copy) }
-        }
+        let disk = originals.disk
+        _ = try? await blocking.run { try disk.removeData(for: key) }
+        await originals.shared.remove(key, ifHolding: original.copy, from: originals.shared.tiers(for: url))
     }
 
     /// The original decoded once for every plan and each variant encoded and stored (see

@@ -7,7 +7,7 @@ import Foundation
 struct VariantStore: Sendable {
     let disk: DiskCache
     /// The tiers after the disk, in lookup order.
-    let sharedTiers: [any DataCaching]
+    let shared: SharedTiers
     let blocking: BlockingPool
     let leases: FleetLeases
 
@@ -56,15 +56,14 @@ struct VariantStore: Sendable {
     /// freshness for a cache-only request), stored on the disk unless the request stores nothing;
     /// otherwise nil, with the lease when this instance is to render it.
     func shared(_ plan: RequestPlan) async -> (variant: PreparedVariant?, lease: HeldLease?) {
-        guard !plan.request.url.isFileURL else { return (nil, nil) }
         let policy = plan.request.cachePolicy
         var lease: HeldLease?
-        for tier in sharedTiers {
+        for tier in shared.tiers(for: plan.request.url) {
             let found: CachedData?
             if let leasing = tier as? any CacheLeasing, policy == .useCache, lease == nil {
                 (found, lease) = await leases.lookup(plan.variantKey, in: leasing)
             } else {
-                found = (try? await blocking.run { try tier.cachedData(for: plan.variantKey) }) ?? nil
+                found = await shared.lookup(plan.variantKey, in: tier)
             }
             guard let found, policy == .cacheOnly || !found.isExpired() else { continue }
             switch await adopt(found, plan) {
@@ -73,7 +72,7 @@ struct VariantStore: Sendable {
                 return (variant, nil)
             case .damaged:
                 // No instance should take it again.
-                _ = try? await blocking.run { try tier.removeData(for: plan.variantKey, ifHolding: found) }
+                await shared.remove(plan.variantKey, ifHolding: found, from: [tier])
             case .unstored:
                 continue
             }
@@ -109,13 +108,13 @@ struct VariantStore: Sendable {
     /// Removes a stored variant that does not decode from the disk, and from the shared tiers that
     /// hold the same bytes, so that the next lookup renders it again rather than adopting it.
     func discard(_ plan: RequestPlan) async {
-        let (disk, tiers) = (self.disk, plan.request.url.isFileURL ? [] : sharedTiers)
-        _ = try? await blocking.run {
-            let damaged = try disk.cachedData(for: plan.variantKey).map { CachedData(data: try $0.data()) }
-            try disk.removeData(for: plan.variantKey)
-            guard let damaged else { return }
-            for tier in tiers { try? tier.removeData(for: plan.variantKey, ifHolding: damaged) }
+        let disk = self.disk
+        let damaged = try? await blocking.run { () -> CachedData? in
+            defer { try? disk.removeData(for: plan.variantKey) }
+            return try disk.cachedData(for: plan.variantKey).map { CachedData(data: try $0.data()) }
         }
+        guard let damaged = damaged ?? nil else { return }
+        await shared.remove(plan.variantKey, ifHolding: damaged, from: shared.tiers(for: plan.request.url))
     }
 
     /// Stores each encoded variant on the disk and in the shared tiers, with the original's
@@ -123,20 +122,19 @@ struct VariantStore: Sendable {
     /// `OriginalFetch.storesVariants`) or is over the disk's whole size limit.
     func store(_ encoded: [EncodedVariant], of original: OriginalFetch) async throws -> [Result<CachedData?, any Error>] {
         guard original.storesVariants else { return encoded.map { _ in .success(nil) } }
-        let (disk, tiers) = (self.disk, sharedTiers)
+        let disk = self.disk
         let expiresAt = original.copy.expiresAt
-        return try await blocking.run {
-            encoded.map { variant in
-                Result {
-                    let copy = CachedData(data: variant.data, contentType: variant.format.mimeType, expiresAt: expiresAt)
-                    let kind = CacheEntry.Kind.variant(of: variant.plan.originalKey)
-                    guard let stored = try disk.storeData(copy, for: variant.plan.variantKey, kind: kind) else { return nil }
-                    if !variant.plan.request.url.isFileURL {
-                        for tier in tiers { _ = try? tier.storeData(copy, for: variant.plan.variantKey, kind: kind) }
-                    }
-                    return stored
-                }
+        let copies = encoded.map { CachedData(data: $0.data, contentType: $0.format.mimeType, expiresAt: expiresAt) }
+        let stored = try await blocking.run {
+            zip(encoded, copies).map { variant, copy in
+                Result { try disk.storeData(copy, for: variant.plan.variantKey, kind: .variant(of: variant.plan.originalKey)) }
             }
         }
+        for (variant, (copy, result)) in zip(encoded, zip(copies, stored)) {
+            guard case .success(_?) = result else { continue }
+            await shared.store(
+                copy, for: variant.plan.variantKey, kind: .variant(of: variant.plan.originalKey), from: variant.plan.request.url)
+        }
+        return stored
     }
 }

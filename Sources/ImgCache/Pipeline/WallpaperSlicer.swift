@@ -66,13 +66,15 @@ public struct WallpaperSlicer: Sendable {
         try ImageDecoder.decode(screenshot, targets: options) { index, image in
             images.withLock { $0[index] = image }
         }
-        return images.withLock { images in
-            slots.indices.map { index in
-                let image = images[index]!
-                return Slice(
-                    slot: slots[index], bitmap: image.frames[0].bitmap,
-                    iccProfile: image.info.colorProfile.embeddedBytes(under: .keep))
+        let decoded = images.withLock { $0 }
+        return try slots.indices.map { index in
+            // `ImageDecoder.decode(_:targets:)` hands over an image for every target, or throws.
+            guard let image = decoded[index] else {
+                throw ImgCacheError.invalidArgument("no slice was decoded for slot \(slots[index].name)")
             }
+            return Slice(
+                slot: slots[index], bitmap: image.frames[0].bitmap,
+                iccProfile: image.info.colorProfile.embeddedBytes(under: .keep))
         }
     }
 
