@@ -8,10 +8,11 @@ import XCTest
 final class RedisLeaseTests: RedisNginxTestCase {
     override var imageCount: Int { 10 }
 
-    private func pipeline(leaseTTL: TimeInterval = 5) throws -> ImagePipeline {
+    private func pipeline(leaseTTL: TimeInterval = 5, leaseWaitLimit: TimeInterval = 120) throws -> ImagePipeline {
         let folder = temporaryFolder("imgcache-lease")
         var redisConfiguration = try RedisConfiguration(url: redis.url)
         redisConfiguration.leaseTTL = leaseTTL
+        redisConfiguration.leaseWaitLimit = leaseWaitLimit
         var configuration = ImagePipeline.Configuration(memoryCacheLimit: 0, redis: redisConfiguration)
         configuration.diskCache.root = folder
         return try ImagePipeline(configuration: configuration)
@@ -76,10 +77,12 @@ final class RedisLeaseTests: RedisNginxTestCase {
         XCTAssertEqual(try nginx.accessLog(count: 1).count, 1)
     }
 
-    func testWaitEndsAfterTheLeaseTTLWhateverTheLeaseSays() async throws {
+    func testWaitEndsAfterTheWaitLimitWhateverTheLeaseSays() async throws {
+        // A holder that keeps its lease (renewing it, or stuck with a long one) is waited for at
+        // most the wait limit.
         try redis.cli("SET", leaseKey("/p1.jpg"), "stuck-instance", "PX", "60000")
         let start = Date()
-        let result = try await pipeline(leaseTTL: 0.3).prepare(request("/p1.jpg"))
+        let result = try await pipeline(leaseTTL: 0.3, leaseWaitLimit: 0.3).prepare(request("/p1.jpg"))
         let waited = Date().timeIntervalSince(start)
         XCTAssertEqual(result.cacheOutcome, .network)
         XCTAssertGreaterThan(waited, 0.25)
@@ -101,5 +104,26 @@ final class RedisLeaseTests: RedisNginxTestCase {
         let start = Date()
         _ = try? await pipeline().prepare(request("/missing.jpg"))
         XCTAssertLessThan(Date().timeIntervalSince(start), 0.5)
+    }
+}
+
+extension RedisLeaseTests {
+    func testAHeldLeaseIsRenewedWhileItsWorkRunsAndStopsBeingRenewedOnRelease() async throws {
+        var configuration = try RedisConfiguration(url: redis.url)
+        configuration.leaseTTL = 1.5
+        let tier = RedisTier(configuration: configuration)
+        let key = nginx.url("/p2.jpg").absoluteString
+        let leases = FleetLeases(io: BlockingPool(threadCount: 1, name: "imgcache-test-tiers"))
+        let (found, lease) = await leases.lookup(key, in: tier)
+        XCTAssertNil(found)
+        let held = try XCTUnwrap(lease)
+        let redisLease = leaseKey("/p2.jpg")
+        // Over two TTLs later the lease still holds this instance's token: renewed every 0.5 s,
+        // it outlives its 1.5 s TTL (a renewal may come up to 1 s late on a loaded machine).
+        try await Task.sleep(for: .seconds(3.5))
+        XCTAssertEqual(try redis.cli("GET", redisLease), held.token)
+        await leases.release(held)
+        XCTAssertEqual(try redis.cli("EXISTS", redisLease), "0")
+        XCTAssertFalse(tier.renewLease(forCacheKey: key, token: held.token), "a released lease is not renewed")
     }
 }

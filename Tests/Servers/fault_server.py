@@ -17,6 +17,8 @@ numbers in order, separated by spaces, as plain text (one per request; empty for
     /stall                  reads the request, never answers; waits up to 30 s for the client to
                             hang up; GET /_stall answers when it did ("<unix time>", or "waiting")
     /delay?seconds=S        the image after S seconds (default 0.2)
+    /delayed/NAME?seconds=S the image after S seconds (default 0.3), counted per NAME: GET
+                            /_counts?prefix=P answers "PATH COUNT" lines for the paths starting with P
     /hold/NAME              records NAME's arrival, then holds the answer (the image) until a
                             GET /_release lets it go (at most 30 s); GET /_arrivals answers the
                             NAMEs in arrival order, separated by spaces; /_release?count=N lets N
@@ -124,6 +126,11 @@ class Handler(BaseHTTPRequestHandler):
             with LOCK:
                 report = "%f" % STALL["closed"] if STALL else "waiting"
             return self.answer(200, report.encode(), [("Content-Type", "text/plain")])
+        if path == "/_counts":
+            prefix = query.get("prefix", "/")
+            with LOCK:
+                lines = ["%s %d" % (name, len(numbers)) for name, numbers in sorted(REQUESTS.items()) if name.startswith(prefix)]
+            return self.answer(200, "\n".join(lines).encode(), [("Content-Type", "text/plain")])
         if path == "/_arrivals":
             with LOCK:
                 names = " ".join(ARRIVALS)
@@ -189,6 +196,10 @@ class Handler(BaseHTTPRequestHandler):
 
     def route_delay(self, path, query, n):
         time.sleep(float(query.get("seconds", "0.2")))
+        self.answer(200, self.image())
+
+    def route_delayed(self, path, query, n):
+        time.sleep(float(query.get("seconds", "0.3")))
         self.answer(200, self.image())
 
     def route_hold(self, path, query, n):

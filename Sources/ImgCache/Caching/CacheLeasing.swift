@@ -10,6 +10,9 @@ protocol CacheLeasing: DataCaching {
     func acquireLease(forCacheKey key: String) -> (attempt: LeaseAttempt, found: CachedData?)
     /// Releases the lease of `key` if it still holds `token`.
     func releaseLease(forCacheKey key: String, token: String)
+    /// Gives the lease of `key` a full TTL again if it still holds `token`; false when it does
+    /// not (it expired and another instance took it) or the tier cannot say.
+    func renewLease(forCacheKey key: String, token: String) -> Bool
 }
 
 /// What an attempt to take the lease of a key found.
@@ -22,9 +25,11 @@ enum LeaseAttempt: Sendable, Equatable {
     case unavailable
 }
 
-/// A leasing tier's timing: a lease's lifetime, and a waiter's first and longest pause between looks.
+/// A leasing tier's timing: a lease's lifetime (renewed every third of it while held), a waiter's
+/// first and longest pause between looks, and the longest a waiter waits.
 struct LeaseTiming: Sendable {
     let ttl: TimeInterval
     let pollStart: TimeInterval
     let pollMax: TimeInterval
+    let waitLimit: TimeInterval
 }

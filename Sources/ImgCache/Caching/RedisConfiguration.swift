@@ -31,9 +31,14 @@ public struct RedisConfiguration: Sendable, Hashable {
     /// Added to a value's HTTP freshness to make its Redis TTL, so that a stale copy (with its
     /// validators) stays for revalidation by a 304. Default 1 day; 0 to 30 days.
     public var gracePeriod: TimeInterval
-    /// How long the lease taken before a download lasts unless released: the longest another
-    /// instance waits for the leaseholder's value. Default 5 s; 10 ms to 10 minutes.
+    /// How long the lease taken before a download or a render lasts unless renewed: its holder
+    /// renews it every third of this while the work runs, so a holder that dies delays the others
+    /// by at most this. Default 5 s; 10 ms to 10 minutes.
     public var leaseTTL: TimeInterval
+    /// The longest an instance waits for a value whose lease another instance holds (and renews)
+    /// before it does the work itself. Default 120 s (more than a download's 60 s overall time-out
+    /// and a render); from the lease TTL to an hour.
+    public var leaseWaitLimit: TimeInterval
     /// The first and the longest pause between two looks for a value another instance is
     /// downloading: 10 ms, doubling up to 200 ms. Each at least 1 ms, the first not over the longest.
     public var leasePollStart: TimeInterval
@@ -85,6 +90,7 @@ public struct RedisConfiguration: Sendable, Hashable {
         maxValueBytes = 8 << 20
         gracePeriod = 86_400
         leaseTTL = 5
+        leaseWaitLimit = 120
         leasePollStart = 0.01
         leasePollMax = 0.2
         retryAfterFailure = 1
@@ -111,6 +117,7 @@ public struct RedisConfiguration: Sendable, Hashable {
             ("Redis command time-out", commandTimeout, 0.001...10),
             ("Redis grace period", gracePeriod, 0...(30 * 86_400)),
             ("Redis lease TTL", leaseTTL, 0.01...600),
+            ("Redis lease wait limit", leaseWaitLimit, leaseTTL.clamped(0.01, 600)...3600),
             ("Redis lease poll start", leasePollStart, 0.001...leasePollMax.clamped(0.001, 600)),
             ("Redis lease poll maximum", leasePollMax, 0.001...600),
             ("Redis retry after failure", retryAfterFailure, 0.001...3600),

@@ -19,6 +19,8 @@ public final class RedisTier: Sendable {
     /// Deletes the lease only if it still holds this instance's token (it may have expired and
     /// been taken by another instance meanwhile).
     static let releaseScript = "if redis.call('get',KEYS[1])==ARGV[1] then return redis.call('del',KEYS[1]) else return 0 end"
+    /// Gives the lease a new TTL (ARGV[2] ms) only if it still holds this instance's token.
+    static let renewScript = "if redis.call('get',KEYS[1])==ARGV[1] then return redis.call('pexpire',KEYS[1],ARGV[2]) else return 0 end"
 
     /// A tier on `configuration`'s server; `log` receives one warning per outage. Connects lazily.
     public init(configuration: RedisConfiguration, log: (@Sendable (String) -> Void)? = nil) {
@@ -189,7 +191,9 @@ extension RedisTier: CacheLeasing {
     }
 
     var leaseTiming: LeaseTiming {
-        LeaseTiming(ttl: configuration.leaseTTL, pollStart: configuration.leasePollStart, pollMax: configuration.leasePollMax)
+        LeaseTiming(
+            ttl: configuration.leaseTTL, pollStart: configuration.leasePollStart, pollMax: configuration.leasePollMax,
+            waitLimit: configuration.leaseWaitLimit)
     }
 
     func acquireLease(forCacheKey key: String) -> (attempt: LeaseAttempt, found: CachedData?) {
@@ -199,6 +203,17 @@ extension RedisTier: CacheLeasing {
 
     func releaseLease(forCacheKey key: String, token: String) {
         releaseLease(for: Self.redisKey(key), token: token)
+    }
+
+    func renewLease(forCacheKey key: String, token: String) -> Bool {
+        let milliseconds = String(Int(configuration.leaseTTL * 1000))
+        let command = Self.command("EVAL", Self.renewScript, "1", Self.leaseKey(Self.redisKey(key)), token, milliseconds)
+        guard let reply = run([command])?.first else { return false }
+        guard case .integer(let renewed) = reply else {
+            count { $0.errors += 1 }
+            return false
+        }
+        return renewed == 1
     }
 }
 
