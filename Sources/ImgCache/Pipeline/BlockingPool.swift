@@ -2,7 +2,9 @@ import Foundation
 import Synchronization
 
 /// Threads of the library's own for work that blocks: SQLite (which may wait for another
-/// process's lock), file reads and writes, fsync, decoding and encoding. An async caller suspends
+/// process's lock), file reads and writes, fsync, decoding and encoding; a pipeline has a second
+/// pool for the shared tiers' calls (Redis round trips), so that they never wait on a thread a
+/// decode needs. An async caller suspends
 /// while a pool thread does the work, so none of it ever occupies a thread of Swift's cooperative
 /// executor, which a server shares with all its other tasks.
 ///

@@ -20,7 +20,8 @@ public struct WallpaperSlicer: Sendable {
         public let iccProfile: [UInt8]?
     }
 
-    /// The screenshot: a portrait home-screen screenshot, PNG or JPEG (GIF's first frame).
+    /// The screenshot: a portrait home-screen screenshot in any format the decoders read (PNG,
+    /// JPEG, WebP; the first frame of a GIF or an animated WebP).
     public let screenshot: ImageSource
     /// The layout whose slots are cut; its `screenshotSize` is the screenshot's.
     public let layout: HomeScreenLayout
