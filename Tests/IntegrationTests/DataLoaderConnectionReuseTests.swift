@@ -2,8 +2,9 @@ import Foundation
 import ImgCache
 import XCTest
 
-/// Kept-alive connections, and what a response that lies about its end can do to the next one,
-/// by the fault server's record of the connection each request came over.
+/// Kept-alive connections, what a response that lies about its end can do to the next one, and
+/// what failures of other servers leave of them, by the fault server's record of the connection
+/// each request came over.
 final class DataLoaderConnectionReuseTests: FaultServerTestCase {
     func testSequentialLoadsFromOneHostShareOneConnection() async throws {
         let loader = loader()
@@ -86,5 +87,61 @@ final class DataLoaderConnectionReuseTests: FaultServerTestCase {
             XCTAssertEqual(response.data, other.image)
             XCTAssertEqual(response.attempts, 1)
         }
+    }
+
+    /// Servers that never answered the loader (a closed port, a host name no resolver can find, a
+    /// TLS handshake with a server that speaks no TLS, a server that resets every connection)
+    /// fail with `.network`, and the loader keeps its connection to the server that did answer.
+    func testFailuresOfServersThatNeverAnsweredKeepTheOtherConnections() async throws {
+        let resetting = try FaultServer(seed: 1)
+        defer { resetting.stop() }
+        let loader = loader()
+        _ = try await load("/ok.jpg", with: loader)
+        // A label longer than 63 bytes fails in the resolver itself, before any DNS query.
+        let unknownHost = String(repeating: "a", count: 64) + ".invalid"
+        let unreachable = [
+            try XCTUnwrap(URL(string: "http://127.0.0.1:\(try NginxServer.freePort())/ok.jpg")),
+            try XCTUnwrap(URL(string: "http://\(unknownHost)/ok.jpg")),
+            try XCTUnwrap(URL(string: "https://127.0.0.1:\(server.port)/ok.jpg")),
+            resetting.url("/reset"),
+        ]
+        for url in unreachable {
+            do {
+                let response = try await loader.load(DataRequest(url: url))
+                XCTFail("\(url) loaded \(response.data.count) bytes")
+            } catch ImgCacheError.network(let failed, let detail) {
+                XCTAssertEqual(failed, url.absoluteString, detail)
+            }
+            let (response, _) = try await load("/ok.jpg", with: loader)
+            XCTAssertEqual(response.data, server.image)
+            XCTAssertEqual(response.attempts, 1)
+        }
+        let resets = try await resetting.count("/reset")
+        XCTAssertEqual(resets, 3, "the resets were retried")
+        let connections = try await server.connections("/ok.jpg")
+        XCTAssertEqual(connections.count, unreachable.count + 1)
+        XCTAssertEqual(Set(connections).count, 1, "one kept-alive connection throughout: \(connections)")
+    }
+
+    /// A server that answered and then went away is refused a connection (libcurl finds its kept
+    /// connection closed and connects anew): no kept connection is to blame, so the loader keeps
+    /// its connection to the other server.
+    func testAServerThatStopsAfterAnsweringCostsTheOthersNoConnection() async throws {
+        let stopping = try FaultServer(seed: 1)
+        defer { stopping.stop() }
+        let loader = loader()
+        _ = try await load("/ok.jpg", with: loader)
+        _ = try await loader.load(DataRequest(url: stopping.url("/ok.jpg")))
+        stopping.stop()
+        do {
+            _ = try await loader.load(DataRequest(url: stopping.url("/ok.jpg")))
+            XCTFail("a stopped server answered")
+        } catch ImgCacheError.network(_, let detail) {
+            XCTAssertTrue(detail.contains("cannot connect"), detail)
+        }
+        _ = try await load("/ok.jpg", with: loader)
+        let connections = try await server.connections("/ok.jpg")
+        XCTAssertEqual(connections.count, 2)
+        XCTAssertEqual(Set(connections).count, 1, "the connection to the running server was kept: \(connections)")
     }
 }

@@ -11,8 +11,10 @@ import FoundationNetworking
 /// freshness, and answers a request with validators by a conditional GET. By default its requests
 /// share one URLSession, whose connections stay open for the next request to the same server; an
 /// attempt whose response was not framed as it said (no response, a body shorter or longer than
-/// its `Content-Length`, an error in the middle of it) retires that session and its connections,
-/// and is retried on a new one when the retry policy allows. See `Configuration.reusesConnections`.
+/// its `Content-Length`, an error in the middle of it) retires that session and its connections
+/// when one of them can be to blame (its server had answered on the session before, and the
+/// connection was not refused nor the host unknown), and is retried on a new one when the retry
+/// policy allows. See `Configuration.reusesConnections` and `LoaderSessions`.
 ///
 /// Each request sends the configuration's headers and its own (`DataRequest.headers`), and tells
 /// its observer of every attempt, redirect and piece of body (`DataLoadEvent`). Redirects keep the
@@ -93,7 +95,7 @@ public final class DataLoader: DataLoading {
 
     /// Attempt number `attempt` of `request`, sending `urlRequest` (whose `credentials` go only to
     /// its URL's origin): a data task under the watch of a `Transfer`, cancelled with the calling
-    /// task. An attempt whose framing went wrong retires the shared session.
+    /// task. An attempt whose framing went wrong may retire the shared session (`LoaderSessions`).
     private func perform(
         _ urlRequest: URLRequest, credentials: [String: String], attempt: Int, of request: DataRequest,
         deadline: ContinuousClock.Instant
@@ -109,10 +111,10 @@ public final class DataLoader: DataLoading {
             observer: request.observer, limits: limits, deadline: deadline)
         let watch = Task { await transfer.watchTimeouts() }
         var session: URLSession?
-        var retiring = false
+        var anomaly: AttemptFailure.FramingAnomaly?
         defer {
             watch.cancel()
-            if let session { sessions.attemptEnded(on: session, retiring: retiring) }
+            if let session { sessions.attemptEnded(on: session, anomaly: anomaly) }
         }
         do {
             return try await withTaskCancellationHandler {
@@ -127,8 +129,8 @@ public final class DataLoader: DataLoading {
             } onCancel: {
                 transfer.fail(CancellationError())
             }
-        } catch let failure as AttemptFailure where failure.isFramingAnomaly {
-            retiring = true
+        } catch let failure as AttemptFailure {
+            anomaly = failure.framingAnomaly
             throw failure
         }
     }
