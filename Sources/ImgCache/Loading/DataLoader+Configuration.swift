@@ -34,8 +34,10 @@ extension DataLoader {
         /// How long, in seconds, a response without `Cache-Control` max-age, no-cache or no-store,
         /// nor `Expires`, stays fresh. Default 3600 (one hour); no heuristic freshness is used.
         public var defaultTTL: TimeInterval = 3600
-        /// Whether `file://` URLs are read from the local disk, under the same byte limit, with
-        /// `defaultTTL` freshness and no validators. Default false: only http and https load.
+        /// Whether `file://` URLs are read from the local disk: regular files only (a FIFO, a
+        /// device or a directory fails with `io` at once), under the same byte limit and
+        /// `overallTimeout`, with `defaultTTL` freshness and no validators. Default false: only
+        /// http and https load.
         public var allowsFileURLs = false
         /// Whether requests share connections. Default true: one URLSession serves the loader, and
         /// libcurl keeps a connection open for the next request to the same scheme, host and port

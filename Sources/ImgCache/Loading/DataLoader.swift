@@ -25,7 +25,8 @@ public final class DataLoader: DataLoading {
     private let sessions: LoaderSessions
     /// The URL policy of `configuration`, or why a setting is out of its range (every load throws it).
     private let policy: Result<URLPolicy, any Error>
-    /// Reads `file://` URLs (one thread, made only when they are allowed), off the cooperative pool.
+    /// Reads `file://` URLs (one thread, made only when they are allowed), off the cooperative pool:
+    /// regular files only, so that no read waits for a writer that may never come.
     private let fileReader: BlockingPool?
     private let sleep: @Sendable (Duration) async throws -> Void
 
@@ -60,7 +61,8 @@ public final class DataLoader: DataLoading {
             return try await loadHTTP(request)
         case "file":
             guard let fileReader else { throw ImgCacheError.invalidURL(url.absoluteString) }
-            let response = try await fileReader.run { try self.readFile(url) }
+            let deadline = ContinuousClock.now + .seconds(configuration.overallTimeout)
+            let response = try await fileReader.run { try self.readFile(url, deadline: deadline) }
             let size = Int64(response.data.count)
             request.observer?(.progress(receivedBytes: size, expectedBytes: size))
             return response
