@@ -105,6 +105,12 @@ final class DataLoaderURLTests: XCTestCase {
         XCTAssertLessThan(elapsed, 1)
     }
 
+    func testInvalidURLSaysWhichURLsLoad() {
+        XCTAssertEqual(
+            ImgCacheError.invalidURL("ftp://x/a.jpg").description,
+            "cannot load 'ftp://x/a.jpg': only http and https URLs with a host, and local file URLs where allowed, are supported")
+    }
+
     func testMissingFileIsAnIOError() async throws {
         var configuration = DataLoader.Configuration()
         configuration.allowsFileURLs = true

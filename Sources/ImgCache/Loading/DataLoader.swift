@@ -5,7 +5,9 @@ import FoundationNetworking
 
 /// Loads http and https URLs with URLSession (FoundationNetworking on Linux), within the limits of
 /// its `Configuration`: a byte limit enforced while bytes arrive, connect, idle and overall
-/// time-outs, at most five redirects, and retries with back-off for failures that may pass.
+/// time-outs, at most five redirects, and retries with back-off for failures that may pass. It
+/// reads `file://` URLs too when `Configuration.allowsFileURLs` says so: regular files only, under
+/// the same byte limit and overall time-out (see `readFile(_:deadline:)`).
 ///
 /// It keeps no cache of its own (URLSession's cache and cookies are off): it reports validators and
 /// freshness, and answers a request with validators by a conditional GET. By default its requests
