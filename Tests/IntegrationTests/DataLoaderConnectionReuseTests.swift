@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import ImgCache
 import XCTest
 
@@ -28,8 +31,7 @@ final class DataLoaderConnectionReuseTests: FaultServerTestCase {
         let loader = loader()
         let (first, _) = try await load("/lie-late", with: loader)
         XCTAssertEqual(first.data, server.image)
-        // The junk is on the idle connection by now.
-        try await Task.sleep(for: .milliseconds(300))
+        try await server.waitForLateBytes()
         let (next, _) = try await load("/ok.jpg", with: loader)
         XCTAssertEqual(next.data, server.image)
         let lying = try await server.connections("/lie-late")
@@ -45,7 +47,7 @@ final class DataLoaderConnectionReuseTests: FaultServerTestCase {
     func testJunkAfterAResponseFailsTheNextAttemptAsANetworkError() async throws {
         let loader = loader { $0.retryPolicy = .none }
         _ = try await load("/lie-late", with: loader)
-        try await Task.sleep(for: .milliseconds(300))
+        try await server.waitForLateBytes()
         let (error, _) = await failure("/ok.jpg", with: loader)
         guard case .network(_, let detail)? = error else {
             return XCTFail("expected .network, got \(String(describing: error))")
@@ -80,8 +82,7 @@ final class DataLoaderConnectionReuseTests: FaultServerTestCase {
         let loader = loader()
         let (first, _) = try await load("/forge-late", with: loader)
         XCTAssertEqual(first.data, server.image)
-        // The forged response is on the idle connection to the first server by now.
-        try await Task.sleep(for: .milliseconds(300))
+        try await server.waitForLateBytes()
         for _ in 0..<2 {
             let response = try await loader.load(DataRequest(url: other.url("/ok.jpg")))
             XCTAssertEqual(response.data, other.image)
@@ -143,5 +144,15 @@ final class DataLoaderConnectionReuseTests: FaultServerTestCase {
         let connections = try await server.connections("/ok.jpg")
         XCTAssertEqual(connections.count, 2)
         XCTAssertEqual(Set(connections).count, 1, "the connection to the running server was kept: \(connections)")
+    }
+}
+
+private extension FaultServer {
+    /// Returns once the server has written the late bytes of a /lie-late or /forge-late answer,
+    /// so that they are on the kept-alive connection before the next request goes out.
+    func waitForLateBytes() async throws {
+        let (data, _) = try await URLSession.shared.data(from: url("/_late"))
+        let report = String(decoding: data, as: UTF8.self)
+        guard report == "sent" else { throw ServerError("the late bytes were not sent within 10 s: \(report)") }
     }
 }
