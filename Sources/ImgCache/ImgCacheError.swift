@@ -6,7 +6,9 @@ public enum ImgCacheError: Error, Sendable, Equatable, CustomStringConvertible {
     case corruptImage(format: ImageFormat, detail: String)
     /// The declared dimensions exceed a configured pixel limit; refused before any allocation.
     case dimensionsOverLimit(width: Int, height: Int, limit: Int)
-    /// A URL that cannot be loaded: malformed, or a scheme other than http and https.
+    /// A URL that cannot be loaded: malformed (an http or https URL without a host, a file URL
+    /// naming another host), or a scheme other than http, https and file, or a file URL where
+    /// `DataLoader.Configuration.allowsFileURLs` is false (its default).
     case invalidURL(String)
     /// The server answered with an HTTP status that is not a success (after any retries).
     case httpStatus(code: Int, url: String)
@@ -44,7 +46,7 @@ public enum ImgCacheError: Error, Sendable, Equatable, CustomStringConvertible {
         case .dimensionsOverLimit(let width, let height, let limit):
             return "image is \(width)x\(height) pixels, over the limit of \(limit) pixels"
         case .invalidURL(let url):
-            return "cannot load '\(url)': only http and https URLs are supported"
+            return "cannot load '\(url)': only http and https URLs with a host, and local file URLs where allowed, are supported"
         case .httpStatus(let code, let url):
             return "HTTP \(code) from \(url)"
         case .tooLarge(let bytes, let limit):

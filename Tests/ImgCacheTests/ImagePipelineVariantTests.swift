@@ -182,7 +182,7 @@ extension ImagePipelineVariantTests {
         loader.serve(source, .init(data: try PNGEncoder.encode(TestImages.scene(width: 200, height: 100, translucent: true))))
         let pipeline = try pipeline(loader)
         _ = try await pipeline.data(for: source)
-        let request = OriginalRequest(url: source, key: source.absoluteString, headers: [:], policy: .useCache, storage: .all, accept: { _ in })
+        let request = OriginalRequest(url: source, key: source.absoluteString, headers: [:], policy: .useCache, storage: .all, requiresImage: true)
         let original = try await pipeline.preparer.originals.fetch(request, context: WorkContext(priority: .normal))
         XCTAssertEqual(original.outcome, .disk)
         let file = try XCTUnwrap(original.copy.fileURL)

@@ -1,6 +1,10 @@
 import Foundation
 import ImgCache
+import Synchronization
 import XCTest
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Which URLs the loader accepts, local files, and the loader's lifetime.
 final class DataLoaderURLTests: XCTestCase {
@@ -54,6 +58,59 @@ final class DataLoaderURLTests: XCTestCase {
         XCTAssertEqual(response.data.count, 1001)
     }
 
+    func testAFIFOFailsAtOnceAsNotARegularFile() async throws {
+        let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("imgcache-\(UUID().uuidString).fifo")
+        XCTAssertEqual(mkfifo(fifo.path, 0o600), 0)
+        addTeardownBlock { try? FileManager.default.removeItem(at: fifo) }
+        // Nothing ever writes to it: reading it would wait for good.
+        let (result, elapsed) = try await fileLoad(fifo)
+        guard case .failure(ImgCacheError.io(let path, let detail)) = result else {
+            return XCTFail("expected .io, got \(result)")
+        }
+        XCTAssertEqual(path, fifo.path)
+        XCTAssertEqual(detail, "not a regular file but a FIFO")
+        XCTAssertLessThan(elapsed, 1)
+    }
+
+    func testADeviceFailsAsNotARegularFile() async throws {
+        let (result, elapsed) = try await fileLoad(URL(fileURLWithPath: "/dev/zero"))
+        guard case .failure(ImgCacheError.io(let path, let detail)) = result else {
+            return XCTFail("expected .io, got \(result)")
+        }
+        XCTAssertEqual(path, "/dev/zero")
+        XCTAssertEqual(detail, "not a regular file but a character device")
+        XCTAssertLessThan(elapsed, 1)
+    }
+
+    func testAFolderFailsAsNotARegularFile() async throws {
+        let (result, _) = try await fileLoad(FileManager.default.temporaryDirectory)
+        guard case .failure(ImgCacheError.io(_, let detail)) = result else {
+            return XCTFail("expected .io, got \(result)")
+        }
+        XCTAssertEqual(detail, "not a regular file but a directory")
+    }
+
+    func testReadingAFilePastTheOverallTimeoutFails() async throws {
+        // 256 MiB of holes: far more than any disk reads within the 1 ms time-out.
+        let file = try temporaryFile(bytes: 0)
+        let handle = try FileHandle(forWritingTo: file)
+        try handle.truncate(atOffset: 256 << 20)
+        try handle.close()
+        let (result, elapsed) = try await fileLoad(file) {
+            $0.maxBytes = 256 << 20
+            $0.overallTimeout = 0.001
+        }
+        guard case .failure(let error) = result else { return XCTFail("a 256 MiB file loaded within 1 ms") }
+        XCTAssertEqual(error as? ImgCacheError, .timeout(url: file.absoluteString, seconds: 0.001))
+        XCTAssertLessThan(elapsed, 1)
+    }
+
+    func testInvalidURLSaysWhichURLsLoad() {
+        XCTAssertEqual(
+            ImgCacheError.invalidURL("ftp://x/a.jpg").description,
+            "cannot load 'ftp://x/a.jpg': only http and https URLs with a host, and local file URLs where allowed, are supported")
+    }
+
     func testMissingFileIsAnIOError() async throws {
         var configuration = DataLoader.Configuration()
         configuration.allowsFileURLs = true
@@ -79,6 +136,32 @@ final class DataLoaderURLTests: XCTestCase {
             }
             XCTAssertNil(released, "the loader, its sessions and their delegate make no cycle")
         }
+    }
+
+    /// The outcome of loading `file` with file URLs allowed (and `change` made to the
+    /// configuration), and the seconds it took; fails the test after 5 s without an outcome (the
+    /// read goes on, on the loader's file thread).
+    private func fileLoad(
+        _ file: URL, _ change: (inout DataLoader.Configuration) -> Void = { _ in }
+    ) async throws -> (Result<DataResponse, any Error>, TimeInterval) {
+        var configuration = DataLoader.Configuration()
+        configuration.allowsFileURLs = true
+        change(&configuration)
+        let loader = DataLoader(configuration: configuration)
+        let outcome = Outcome()
+        let ended = expectation(description: "the load of \(file.path) ended")
+        let start = Date()
+        Task {
+            let result = await Task { try await loader.load(DataRequest(url: file)) }.result
+            outcome.result.withLock { $0 = (result, Date().timeIntervalSince(start)) }
+            ended.fulfill()
+        }
+        await fulfillment(of: [ended], timeout: 5)
+        return try XCTUnwrap(outcome.result.withLock { $0 }, "\(file.path) was still being read after 5 s")
+    }
+
+    private final class Outcome: Sendable {
+        let result = Mutex<(Result<DataResponse, any Error>, TimeInterval)?>(nil)
     }
 
     private func temporaryFile(bytes: Int) throws -> URL {

@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import ImgCache
+import XCTest
 
 /// `Tests/Servers/fault_server.py` on 127.0.0.1 at a port it picks, serving `ok.jpg`.
 final class FaultServer {
@@ -82,5 +83,20 @@ extension FaultServer {
     /// Lets `count` held /hold/ answers go, or every one, now and later, when `count` is nil.
     func release(_ count: Int? = 1) async throws {
         _ = try await URLSession.shared.data(from: url(count.map { "/_release?count=\($0)" } ?? "/_release?all=1"))
+    }
+}
+
+extension FaultServer {
+    /// The requests the server has seen for each path that starts with `prefix` (queries left out).
+    func counts(prefix: String) async throws -> [String: Int] {
+        var components = URLComponents(url: url("/_counts"), resolvingAgainstBaseURL: false)
+        components?.queryItems = [URLQueryItem(name: "prefix", value: prefix)]
+        let (data, _) = try await URLSession.shared.data(from: try XCTUnwrap(components?.url))
+        var counts: [String: Int] = [:]
+        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
+            let fields = line.split(separator: " ")
+            if fields.count == 2, let count = Int(fields[1]) { counts[String(fields[0])] = count }
+        }
+        return counts
     }
 }

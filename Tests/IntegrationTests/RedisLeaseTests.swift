@@ -8,10 +8,11 @@ import XCTest
 final class RedisLeaseTests: RedisNginxTestCase {
     override var imageCount: Int { 10 }
 
-    private func pipeline(leaseTTL: TimeInterval = 60) throws -> ImagePipeline {
+    private func pipeline(leaseTTL: TimeInterval = 60, leaseWaitLimit: TimeInterval = 120) throws -> ImagePipeline {
         let folder = temporaryFolder("imgcache-lease")
         var redisConfiguration = try RedisConfiguration(url: redis.url)
         redisConfiguration.leaseTTL = leaseTTL
+        redisConfiguration.leaseWaitLimit = leaseWaitLimit
         var configuration = ImagePipeline.Configuration(memoryCacheLimit: 0, redis: redisConfiguration)
         configuration.diskCache.root = folder
         return try ImagePipeline(configuration: configuration)
@@ -71,20 +72,22 @@ final class RedisLeaseTests: RedisNginxTestCase {
         let result = try await pipeline().prepare(request("/p0.jpg"))
         let waited = Date().timeIntervalSince(start)
         XCTAssertEqual(result.cacheOutcome, .network)
-        // Until the dead lease expired (0.4 s), far less than the 60 s of the lease TTL.
+        // Until the dead lease expired (0.4 s), far less than the 120 s wait limit (30 s of slack).
         XCTAssertGreaterThan(waited, 0.35)
         XCTAssertLessThan(waited, 30)
         let served = try await nginx.settledAccessLog()
         XCTAssertEqual(served.count, 1)
     }
 
-    func testWaitEndsAfterTheLeaseTTLWhateverTheLeaseSays() async throws {
+    func testWaitEndsAfterTheWaitLimitWhateverTheLeaseSays() async throws {
+        // A holder that keeps its lease (renewing it, or stuck with a long one) is waited for at
+        // most the wait limit.
         try redis.cli("SET", leaseKey("/p1.jpg"), "stuck-instance", "PX", "60000")
         let start = Date()
-        let result = try await pipeline(leaseTTL: 0.3).prepare(request("/p1.jpg"))
+        let result = try await pipeline(leaseTTL: 0.3, leaseWaitLimit: 0.3).prepare(request("/p1.jpg"))
         let waited = Date().timeIntervalSince(start)
         XCTAssertEqual(result.cacheOutcome, .network)
-        // The lease TTL (0.3 s), not the stuck lease's 60 s (with 30 s of slack).
+        // The wait limit (0.3 s), not the stuck lease's 60 s (with 30 s of slack).
         XCTAssertGreaterThan(waited, 0.25)
         XCTAssertLessThan(waited, 30)
         // Not this instance's lease: left alone.
@@ -107,5 +110,26 @@ final class RedisLeaseTests: RedisNginxTestCase {
         XCTAssertLessThan(Date().timeIntervalSince(start), 30)
         let served = try await nginx.settledAccessLog()
         XCTAssertEqual(served.map(\.path), ["/missing.jpg", "/missing.jpg"])
+    }
+}
+
+extension RedisLeaseTests {
+    func testAHeldLeaseIsRenewedWhileItsWorkRunsAndStopsBeingRenewedOnRelease() async throws {
+        var configuration = try RedisConfiguration(url: redis.url)
+        configuration.leaseTTL = 1.5
+        let tier = RedisTier(configuration: configuration)
+        let key = nginx.url("/p2.jpg").absoluteString
+        let leases = FleetLeases(io: BlockingPool(threadCount: 1, name: "imgcache-test-tiers"))
+        let (found, lease) = await leases.lookup(key, in: tier)
+        XCTAssertNil(found)
+        let held = try XCTUnwrap(lease)
+        let redisLease = leaseKey("/p2.jpg")
+        // Over two TTLs later the lease still holds this instance's token: renewed every 0.5 s,
+        // it outlives its 1.5 s TTL (a renewal may come up to 1 s late on a loaded machine).
+        try await Task.sleep(for: .seconds(3.5))
+        XCTAssertEqual(try redis.cli("GET", redisLease), held.token)
+        await leases.release(held)
+        XCTAssertEqual(try redis.cli("EXISTS", redisLease), "0")
+        XCTAssertFalse(tier.renewLease(forCacheKey: key, token: held.token), "a released lease is not renewed")
     }
 }

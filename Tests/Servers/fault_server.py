@@ -17,6 +17,8 @@ numbers in order, separated by spaces, as plain text (one per request; empty for
     /stall                  reads the request, never answers; waits up to 30 s for the client to
                             hang up; GET /_stall answers when it did ("<unix time>", or "waiting")
     /delay?seconds=S        the image after S seconds (default 0.2)
+    /delayed/NAME?seconds=S the image after S seconds (default 0.3), counted per NAME: GET
+                            /_counts?prefix=P answers "PATH COUNT" lines for the paths starting with P
     /hold/NAME              records NAME's arrival, then holds the answer (the image) until a
                             GET /_release lets it go (at most 30 s); GET /_arrivals answers the
                             NAMEs in arrival order, separated by spaces; /_release?count=N lets N
@@ -34,6 +36,8 @@ numbers in order, separated by spaces, as plain text (one per request; empty for
                             the headers are in, so the junk waits there for the next request)
     /forge-late             the image, then 100 ms later a whole forged response on the same
                             kept-alive connection: Content-Length 5, body "wrong"
+                            GET /_late answers "sent" once the late bytes of a /lie-late or
+                            /forge-late have been written (waiting up to 10 s; "waiting" if not)
     /endless[?rate=B]       a chunked body that never ends (at B bytes a second); GET /_endless
                             answers "<bytes sent> <unix time the client closed>", or "running"
     /big?length=N           Content-Length N, then nothing for 10 s, then zeros
@@ -72,6 +76,8 @@ STALL = {}
 ARRIVALS = []
 HOLD_PERMITS = threading.Semaphore(0)
 HOLD_OPEN = threading.Event()
+# Set once the late bytes of a /lie-late or /forge-late answer have been written.
+LATE_SENT = threading.Event()
 ROOT = "."
 
 
@@ -124,6 +130,14 @@ class Handler(BaseHTTPRequestHandler):
             with LOCK:
                 report = "%f" % STALL["closed"] if STALL else "waiting"
             return self.answer(200, report.encode(), [("Content-Type", "text/plain")])
+        if path == "/_counts":
+            prefix = query.get("prefix", "/")
+            with LOCK:
+                lines = ["%s %d" % (name, len(numbers)) for name, numbers in sorted(REQUESTS.items()) if name.startswith(prefix)]
+            return self.answer(200, "\n".join(lines).encode(), [("Content-Type", "text/plain")])
+        if path == "/_late":
+            report = b"sent" if LATE_SENT.wait(timeout=10) else b"waiting"
+            return self.answer(200, report, [("Content-Type", "text/plain")])
         if path == "/_arrivals":
             with LOCK:
                 names = " ".join(ARRIVALS)
@@ -191,6 +205,10 @@ class Handler(BaseHTTPRequestHandler):
         time.sleep(float(query.get("seconds", "0.2")))
         self.answer(200, self.image())
 
+    def route_delayed(self, path, query, n):
+        time.sleep(float(query.get("seconds", "0.3")))
+        self.answer(200, self.image())
+
     def route_hold(self, path, query, n):
         with LOCK:
             ARRIVALS.append(path[len("/hold/"):])
@@ -252,6 +270,7 @@ class Handler(BaseHTTPRequestHandler):
         time.sleep(0.1)
         self.wfile.write(late)
         self.wfile.flush()
+        LATE_SENT.set()
 
     def route_endless(self, path, query, n):
         rate = float(query.get("rate", "0"))

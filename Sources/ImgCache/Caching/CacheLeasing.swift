@@ -3,24 +3,17 @@ import Foundation
 /// A shared tier that hands out short leases on keys, so that of the instances of a fleet that
 /// miss the same key at once, one downloads or renders it while the others wait for its value.
 protocol CacheLeasing: DataCaching {
-    /// How long a lease lasts unless released or renewed, how often its holder renews it, and how
-    /// often a waiter looks again.
+    /// How long a lease lasts unless released or renewed, and how often and how long a waiter looks.
     var leaseTiming: LeaseTiming { get }
     /// Takes the lease of `key` and reads its value again in the same step (a leaseholder stores
     /// its value before releasing, so a lease taken just after a release comes with the value).
-    /// `.unavailable` when the tier cannot answer (counted by the tier).
+    /// `.unavailable` when the tier cannot answer (the tier counts it).
     func acquireLease(forCacheKey key: String) -> (attempt: LeaseAttempt, found: CachedData?)
-    /// Gives the lease of `key` a whole TTL again if it still holds `token` (atomically); false
-    /// when it does not (it expired, and another instance may hold it now) or the tier cannot
-    /// answer. For a leaseholder whose work runs long: every `leaseTiming.renewalInterval`.
-    func renewLease(forCacheKey key: String, token: String) -> Bool
     /// Releases the lease of `key` if it still holds `token`.
     func releaseLease(forCacheKey key: String, token: String)
-    /// Removes the value under `key` only if the tier still holds `copy`'s bytes (atomically), so
-    /// that a good value another instance stored meanwhile survives: for a copy read from the
-    /// tier that turned out to be damaged (not an image). True when it was removed.
-    @discardableResult
-    func removeData(for key: String, ifHolding copy: CachedData) -> Bool
+    /// Gives the lease of `key` a full TTL again if it still holds `token` (atomically); false
+    /// when it does not (it expired and another instance took it) or the tier cannot say.
+    func renewLease(forCacheKey key: String, token: String) -> Bool
 }
 
 /// What an attempt to take the lease of a key found.
@@ -33,13 +26,11 @@ enum LeaseAttempt: Sendable, Equatable {
     case unavailable
 }
 
-/// A leasing tier's timing: a lease's lifetime, and a waiter's first and longest pause between looks.
+/// A leasing tier's timing: a lease's lifetime (renewed every third of it while held), a waiter's
+/// first and longest pause between looks, and the longest a waiter waits.
 struct LeaseTiming: Sendable {
     let ttl: TimeInterval
     let pollStart: TimeInterval
     let pollMax: TimeInterval
-
-    /// How often a leaseholder renews its lease while it works: a third of the TTL, so that two
-    /// renewals in a row may fail before the lease lapses.
-    var renewalInterval: TimeInterval { ttl / 3 }
+    let waitLimit: TimeInterval
 }

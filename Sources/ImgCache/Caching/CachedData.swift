@@ -61,6 +61,17 @@ public struct CachedData: Sendable {
         }
     }
 
+    /// True when `other` holds the same bytes: sizes first, then a file compared a piece at a time
+    /// with bytes in memory (no file is read whole for it).
+    func hasSameBytes(as other: CachedData) throws -> Bool {
+        guard byteCount == other.byteCount else { return false }
+        switch (file, other.file) {
+        case (let mine?, nil): return try mine.hasSameBytes(as: try other.data())
+        case (nil, let theirs?): return try theirs.hasSameBytes(as: try data())
+        default: return try data() == other.data()
+        }
+    }
+
     /// These bytes with the metadata of `other` (a revalidation's new expiry and validators).
     func withMetadata(of other: CachedData) -> CachedData {
         var copy = self

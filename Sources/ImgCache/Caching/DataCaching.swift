@@ -31,9 +31,20 @@ public protocol DataCaching: Sendable {
     /// Removes what is stored under `key`; for an original, a tier may also remove the variants
     /// made from it.
     func removeData(for key: String) throws
+
+    /// Removes what is stored under `key` only while it holds the bytes of `copy` (a copy found
+    /// damaged: it does not decode), so that a good copy written meanwhile survives. Default: looks
+    /// the key up and removes it when its bytes are `copy`'s (not atomic; a shared tier should
+    /// compare and delete in one step).
+    func removeData(for key: String, ifHolding copy: CachedData) throws
 }
 
 extension DataCaching {
+    public func removeData(for key: String, ifHolding copy: CachedData) throws {
+        guard let current = try cachedData(for: key), try current.hasSameBytes(as: copy) else { return }
+        try removeData(for: key)
+    }
+
     @discardableResult
     public func refreshData(_ data: CachedData, for key: String, kind: CacheEntry.Kind) throws -> CachedData? {
         try storeData(data, for: key, kind: kind)

@@ -31,6 +31,25 @@ final class OpenedFile: Sendable {
         }
     }
 
+    /// True when the file holds exactly `data`, read a mebibyte at a time (so that the file is
+    /// never held whole beside it).
+    func hasSameBytes(as data: Data) throws -> Bool {
+        do {
+            let mine = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+            defer { try? mine.close() }
+            var offset = data.startIndex
+            while true {
+                let chunk = try mine.read(upToCount: 1 << 20) ?? Data()
+                let end = data.index(offset, offsetBy: chunk.count, limitedBy: data.endIndex) ?? data.endIndex
+                guard chunk.elementsEqual(data[offset..<end]) else { return false }
+                offset = end
+                if chunk.isEmpty { return offset == data.endIndex }
+            }
+        } catch {
+            throw ImgCacheError.io(path: path, detail: "cannot compare with the stored copy: \(error.localizedDescription)")
+        }
+    }
+
     /// True when the file holds the same bytes as the file at `other`, read a mebibyte at a time
     /// from each, so that neither is held whole.
     func hasSameBytes(asFileAt other: String) throws -> Bool {

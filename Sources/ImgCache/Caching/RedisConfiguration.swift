@@ -41,9 +41,11 @@ public struct RedisConfiguration: Sendable, Hashable {
     public var commandTimeout: TimeInterval
     /// Connections kept open to the server per pipeline, opened only as calls need them; a call
     /// that finds them all busy waits up to `commandTimeout` for one, then is a miss (a lease is
-    /// then unavailable). Default 16: a pipeline runs its Redis calls on its blocking threads
-    /// (`maxConcurrentDecodes` + 2, one per core + 2), so that up to 14 cores no call ever waits
-    /// for a connection, while Redis sees no more connections than calls run at once. 1 to 256.
+    /// then unavailable, counted in `leasesUnavailable`). Default 16: a pipeline makes its Redis
+    /// calls (lookups, stores, leases and their renewals) on threads of their own, one per
+    /// download at once (`maxConcurrentLoads`, default 8), so no call waits for a connection even
+    /// with twice the default downloads, while Redis sees no more connections than calls made at
+    /// once. 1 to 256.
     public var connectionCount: Int
     /// Largest value (framed bytes) written to Redis; a bigger original or variant is kept in the
     /// local cache only. Default 8 MiB; 1 KiB to 512 MiB (Redis's own limit).
@@ -52,13 +54,17 @@ public struct RedisConfiguration: Sendable, Hashable {
     /// validators) stays for revalidation by a 304. Default 1 day; 0 to 30 days.
     public var gracePeriod: TimeInterval
     /// How long the lease taken before a download or a render lasts unless released or renewed:
-    /// the longest a dead leaseholder delays the others. A leaseholder whose work runs long renews
-    /// it every third of the TTL (`LeaseTiming.renewalInterval`), so two renewals in a row may
-    /// fail (Redis skipped for 1 s after a failure, say) before it lapses. Default 10 s: without
-    /// renewal it covers a download that gets its headers within the loader's 10 s connect
-    /// time-out and its body soon after; with renewal, any download the loader allows (60 s
-    /// overall). 10 ms to 10 minutes.
+    /// the longest a leaseholder that died delays the others. Its holder renews it every third of
+    /// the TTL while the work runs (a download, a decode, an encode). Default 10 s, so that a
+    /// renewal may come late by more than a TTL's third (a loaded machine, a call that waited for
+    /// a connection, Redis skipped for 1 s after a failure) before the lease lapses and others
+    /// fetch too; a dead holder costs the others at most 10 s in a rare event, where a download
+    /// costs the origin a request each time. 10 ms to 10 minutes.
     public var leaseTTL: TimeInterval
+    /// The longest an instance waits for a value whose lease another instance holds (and renews)
+    /// before it does the work itself. Default 120 s (more than a download's 60 s overall time-out
+    /// and a render); from the lease TTL to an hour.
+    public var leaseWaitLimit: TimeInterval
     /// The first and the longest pause between two looks for a value another instance is
     /// downloading: 10 ms, doubling up to 200 ms. Each at least 1 ms, the first not over the longest.
     public var leasePollStart: TimeInterval
@@ -113,6 +119,7 @@ public struct RedisConfiguration: Sendable, Hashable {
         maxValueBytes = 8 << 20
         gracePeriod = 86_400
         leaseTTL = 10
+        leaseWaitLimit = 120
         leasePollStart = 0.01
         leasePollMax = 0.2
         retryAfterFailure = 1
@@ -149,6 +156,7 @@ public struct RedisConfiguration: Sendable, Hashable {
         try Self.check("command time-out", commandTimeout, 0.001, 10)
         try Self.check("grace period", gracePeriod, 0, 30 * 86_400)
         try Self.check("lease TTL", leaseTTL, 0.01, 600)
+        try Self.check("lease wait limit", leaseWaitLimit, leaseTTL, 3600)
         // Each maximum before the setting it bounds.
         try Self.check("lease poll maximum", leasePollMax, 0.001, 600)
         try Self.check("lease poll start", leasePollStart, 0.001, leasePollMax)

@@ -154,6 +154,7 @@ public final class RedisTier: Sendable {
 
     /// Deletes the value under `keys` only if Redis still holds a frame of `payload` (see
     /// `removeIfHoldingScript`). True when it did.
+    @discardableResult
     func remove(_ keys: Keys, ifHolding payload: Data) -> Bool {
         guard let header = RedisCacheValue.header(payloadCount: payload.count, seal: seal) else { return false }
         let command = Self.command(["EVAL", Self.removeIfHoldingScript, "1", keys.value]) + [payload]
@@ -300,16 +301,18 @@ extension RedisTier: CacheLeasing {
         remove(Keys(cacheKey: key))
     }
 
-    /// Removes the value under `key` only if Redis still holds `copy`'s payload in a frame (a
-    /// script compares it); copies that cannot be read remove nothing.
-    @discardableResult
-    func removeData(for key: String, ifHolding copy: CachedData) -> Bool {
-        guard let payload = try? copy.data() else { return false }
-        return remove(Keys(cacheKey: key), ifHolding: payload)
+    /// Removes the value under `key` only while Redis still holds `copy`'s payload (compared and
+    /// deleted in one step by a script, so that a value another instance stored meanwhile
+    /// survives); a copy whose bytes cannot be read removes nothing.
+    public func removeData(for key: String, ifHolding copy: CachedData) {
+        guard let payload = try? copy.data() else { return }
+        remove(Keys(cacheKey: key), ifHolding: payload)
     }
 
     var leaseTiming: LeaseTiming {
-        LeaseTiming(ttl: configuration.leaseTTL, pollStart: configuration.leasePollStart, pollMax: configuration.leasePollMax)
+        LeaseTiming(
+            ttl: configuration.leaseTTL, pollStart: configuration.leasePollStart, pollMax: configuration.leasePollMax,
+            waitLimit: configuration.leaseWaitLimit)
     }
 
     func acquireLease(forCacheKey key: String) -> (attempt: LeaseAttempt, found: CachedData?) {

@@ -76,7 +76,13 @@ public enum ImageDecoder {
                     infos[index] = info
                 }
             }
-            let images = pass.indices.map { DecodedImage(info: infos[$0]!, frames: frames[$0]) }
+            let images = try pass.indices.map { offset -> DecodedImage in
+                // A decoder hands over at least one frame for every target, or throws.
+                guard let info = infos[offset], !frames[offset].isEmpty else {
+                    throw ImgCacheError.corruptImage(format: inspection.format, detail: "no frame was decoded for a target")
+                }
+                return DecodedImage(info: info, frames: frames[offset])
+            }
             frames = []
             let failure = Mutex<(any Error)?>(nil)
             DispatchQueue.concurrentPerform(iterations: pass.count) { offset in

@@ -9,10 +9,21 @@ struct AttemptFailure: Error {
     var isRetryable: Bool
     /// The server's `Retry-After`, in seconds, when it sent one.
     var retryAfter: TimeInterval?
-    /// URLSession ended the attempt in failure by itself: no response could be read, or its body
-    /// was shorter or longer than its `Content-Length`, or broke off. Whatever else the connection
-    /// (or another to the same server) holds may answer no request, so the session is retired.
-    var isFramingAnomaly = false
+    /// Set when URLSession ended the attempt in failure by itself: no response could be read, or
+    /// its body was shorter or longer than its `Content-Length`, or broke off. Whatever another
+    /// connection to that server holds may answer no request either, so `LoaderSessions` retires
+    /// the shared session when one can be to blame. Nil for every other failure.
+    var framingAnomaly: FramingAnomaly?
+
+    /// Where a response's framing broke, for `LoaderSessions` to tell whether a connection it
+    /// kept can be to blame.
+    struct FramingAnomaly {
+        /// The server of the attempt's last hop (the first URL's, or the last redirect's).
+        var origin: HTTPOrigin
+        /// The attempt never had a connection to it: refused, or the host not found (see
+        /// `isConnectFailure(_:)`), so no connection that had carried a response is to blame.
+        var couldNotConnect: Bool
+    }
 
     /// A status that is not a success: 429 and 5xx may pass, every other status will not.
     static func status(_ code: Int, url: URL, headers: [String: String]) -> AttemptFailure {
@@ -32,6 +43,18 @@ struct AttemptFailure: Error {
     /// A network failure that will happen again (too many redirects, a bad certificate...).
     static func permanent(_ url: URL, _ detail: String) -> AttemptFailure {
         AttemptFailure(error: .network(url: url.absoluteString, detail: detail), isRetryable: false)
+    }
+
+    /// Whether URLSession's `error` says the attempt got no connection: refused (FoundationNetworking
+    /// reports so any transfer whose connect ended in ECONNREFUSED, including libcurl's own new
+    /// connect after a kept-alive connection turned out closed) or the host not found. Such an
+    /// attempt's failure is no kept-alive connection's fault. (A failed TLS handshake comes as an
+    /// unknown error, like a failure on an open connection: see `LoaderSessions` for that one.)
+    static func isConnectFailure(_ error: Error) -> Bool {
+        switch (error as? URLError)?.code {
+        case .cannotConnectToHost?, .cannotFindHost?, .dnsLookupFailed?: true
+        default: false
+        }
     }
 
     /// The failure URLSession reported, when the loader did not end the transfer itself.

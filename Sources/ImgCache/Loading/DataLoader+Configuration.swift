@@ -34,8 +34,10 @@ extension DataLoader {
         /// How long, in seconds, a response without `Cache-Control` max-age, no-cache or no-store,
         /// nor `Expires`, stays fresh. Default 3600 (one hour); no heuristic freshness is used.
         public var defaultTTL: TimeInterval = 3600
-        /// Whether `file://` URLs are read from the local disk, under the same byte limit, with
-        /// `defaultTTL` freshness and no validators. Default false: only http and https load.
+        /// Whether `file://` URLs are read from the local disk: regular files only (a FIFO, a
+        /// device or a directory fails with `io` at once), under the same byte limit and
+        /// `overallTimeout`, with `defaultTTL` freshness and no validators. Default false: only
+        /// http and https load.
         public var allowsFileURLs = false
         /// Whether requests share connections. Default true: one URLSession serves the loader, and
         /// libcurl keeps a connection open for the next request to the same scheme, host and port
@@ -48,8 +50,12 @@ extension DataLoader {
         /// reads with its headers make it close the connection. An attempt whose framing went wrong
         /// (no response could be read, say because bytes left after an earlier response came
         /// instead; a body shorter or longer than its `Content-Length`; an error in the middle of
-        /// it) retires the session with every connection it holds: that attempt, when
-        /// `retryPolicy` allows, and every later one run on a new session. The limit: Debian 12's
+        /// it) retires the session with every connection it holds when a kept connection can be to
+        /// blame, that is when the server had answered on the session before: that attempt, when
+        /// `retryPolicy` allows, and every later one run on a new session. A connection refused, a
+        /// host not found, or any failure of a server that never answered on the session (a TLS
+        /// handshake that fails, a reset before any reply) retires nothing, so one host that is
+        /// down costs the connections to the others nothing. The limit: Debian 12's
         /// libcurl (7.88) reads a body no further than its `Content-Length` once the headers are
         /// in, and does not look for bytes waiting on an idle connection, so other bytes a server
         /// sends past a response's end wait there for the next request to the same scheme, host

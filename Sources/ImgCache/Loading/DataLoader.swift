@@ -5,14 +5,18 @@ import FoundationNetworking
 
 /// Loads http and https URLs with URLSession (FoundationNetworking on Linux), within the limits of
 /// its `Configuration`: a byte limit enforced while bytes arrive, connect, idle and overall
-/// time-outs, at most five redirects, and retries with back-off for failures that may pass.
+/// time-outs, at most five redirects, and retries with back-off for failures that may pass. It
+/// reads `file://` URLs too when `Configuration.allowsFileURLs` says so: regular files only, under
+/// the same byte limit and overall time-out (see `readFile(_:deadline:)`).
 ///
 /// It keeps no cache of its own (URLSession's cache and cookies are off): it reports validators and
 /// freshness, and answers a request with validators by a conditional GET. By default its requests
 /// share one URLSession, whose connections stay open for the next request to the same server; an
 /// attempt whose response was not framed as it said (no response, a body shorter or longer than
-/// its `Content-Length`, an error in the middle of it) retires that session and its connections,
-/// and is retried on a new one when the retry policy allows. See `Configuration.reusesConnections`.
+/// its `Content-Length`, an error in the middle of it) retires that session and its connections
+/// when one of them can be to blame (its server had answered on the session before, and the
+/// connection was not refused nor the host unknown), and is retried on a new one when the retry
+/// policy allows. See `Configuration.reusesConnections` and `LoaderSessions`.
 ///
 /// Each request sends the configuration's headers and its own (`DataRequest.headers`), and tells
 /// its observer of every attempt, redirect and piece of body (`DataLoadEvent`). Redirects keep the
@@ -23,7 +27,8 @@ public final class DataLoader: DataLoading {
     private let sessions: LoaderSessions
     /// The URL policy of `configuration`, or why a setting is out of its range (every load throws it).
     private let policy: Result<URLPolicy, any Error>
-    /// Reads `file://` URLs (one thread, made only when they are allowed), off the cooperative pool.
+    /// Reads `file://` URLs (one thread, made only when they are allowed), off the cooperative pool:
+    /// regular files only, so that no read waits for a writer that may never come.
     private let fileReader: BlockingPool?
     private let sleep: @Sendable (Duration) async throws -> Void
 
@@ -58,7 +63,8 @@ public final class DataLoader: DataLoading {
             return try await loadHTTP(request)
         case "file":
             guard let fileReader else { throw ImgCacheError.invalidURL(url.absoluteString) }
-            let response = try await fileReader.run { try self.readFile(url) }
+            let deadline = ContinuousClock.now + .seconds(configuration.overallTimeout)
+            let response = try await fileReader.run { try self.readFile(url, deadline: deadline) }
             let size = Int64(response.data.count)
             request.observer?(.progress(receivedBytes: size, expectedBytes: size))
             return response
@@ -93,7 +99,7 @@ public final class DataLoader: DataLoading {
 
     /// Attempt number `attempt` of `request`, sending `urlRequest` (whose `credentials` go only to
     /// its URL's origin): a data task under the watch of a `Transfer`, cancelled with the calling
-    /// task. An attempt whose framing went wrong retires the shared session.
+    /// task. An attempt whose framing went wrong may retire the shared session (`LoaderSessions`).
     private func perform(
         _ urlRequest: URLRequest, credentials: [String: String], attempt: Int, of request: DataRequest,
         deadline: ContinuousClock.Instant
@@ -109,10 +115,10 @@ public final class DataLoader: DataLoading {
             observer: request.observer, limits: limits, deadline: deadline)
         let watch = Task { await transfer.watchTimeouts() }
         var session: URLSession?
-        var retiring = false
+        var anomaly: AttemptFailure.FramingAnomaly?
         defer {
             watch.cancel()
-            if let session { sessions.attemptEnded(on: session, retiring: retiring) }
+            if let session { sessions.attemptEnded(on: session, anomaly: anomaly) }
         }
         do {
             return try await withTaskCancellationHandler {
@@ -127,8 +133,8 @@ public final class DataLoader: DataLoading {
             } onCancel: {
                 transfer.fail(CancellationError())
             }
-        } catch let failure as AttemptFailure where failure.isFramingAnomaly {
-            retiring = true
+        } catch let failure as AttemptFailure {
+            anomaly = failure.framingAnomaly
             throw failure
         }
     }

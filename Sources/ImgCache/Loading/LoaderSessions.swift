@@ -9,9 +9,21 @@ import Synchronization
 ///
 /// When the loader reuses connections, every attempt runs on one shared session, whose connections
 /// libcurl keeps open for the next request to the same scheme, host and port. An attempt whose
-/// response did not end where its framing said (`AttemptFailure.isFramingAnomaly`) retires that
-/// session: later attempts get a new one, with connections of its own. Otherwise each attempt gets
-/// a session of its own and says `Connection: close`.
+/// response did not end where its framing said (`AttemptFailure.framingAnomaly`) retires that
+/// session when a connection it kept can be to blame: later attempts get a new one, with
+/// connections of its own. Otherwise each attempt gets a session of its own and says
+/// `Connection: close`.
+///
+/// A connection can be to blame when its server had answered on the session before (the
+/// delegate remembers which did, up to `SessionDelegate.maxRememberedOrigins` servers) and the
+/// attempt got a connection: a reply that is no HTTP, no reply at all, a body shorter or longer
+/// than its `Content-Length` or broken off. It cannot when the connection was refused or the host
+/// not found, nor for any failure of a server that had never answered on the session (say a TLS
+/// handshake that failed, or a connection reset before any reply): libcurl kept no connection to
+/// it, so a host that is down or refuses every request costs the other hosts' connections
+/// nothing. (FoundationNetworking does not say whether a connection was reused, and reports a
+/// failed TLS handshake as an unknown error, so a handshake that fails with a server that had
+/// answered before retires the session too.)
 ///
 /// A session that is done with (an attempt's own, a retired one, the shared one when the loader
 /// goes away) finishes its tasks before it is invalidated, never cancels them: a failed transfer
@@ -35,7 +47,7 @@ final class LoaderSessions: Sendable {
     }
 
     /// A data task for `request`, not yet resumed, whose callbacks go to `transfer`, and the session
-    /// it belongs to, which `attemptEnded(on:retiring:)` must be given when the attempt is over.
+    /// it belongs to, which `attemptEnded(on:anomaly:)` must be given when the attempt is over.
     func dataTask(with request: URLRequest, for transfer: Transfer) -> (task: URLSessionDataTask, session: URLSession) {
         let (task, session) = configuration.reusesConnections ? sharedDataTask(with: request) : ownDataTask(with: request)
         delegate.register(transfer, for: task)
@@ -57,15 +69,18 @@ final class LoaderSessions: Sendable {
         }
     }
 
-    /// The attempt that ran on `session` is over. A session of its own is let go; the shared one
-    /// is retired when `retiring` (its framing went wrong), unless an attempt retired it already.
-    func attemptEnded(on session: URLSession, retiring: Bool) {
-        let isDone = !configuration.reusesConnections || retiring && shared.withLock { shared in
+    /// The attempt that ran on `session` is over; `anomaly` says where its response's framing
+    /// broke, if it did. A session of its own is let go; the shared one is retired when a
+    /// connection it kept can be to blame for `anomaly`, unless an attempt retired it already.
+    func attemptEnded(on session: URLSession, anomaly: AttemptFailure.FramingAnomaly?) {
+        guard configuration.reusesConnections else { return session.finishTasksAndInvalidate() }
+        guard let anomaly, !anomaly.couldNotConnect, delegate.hasAnswered(anomaly.origin, on: session) else { return }
+        let isRetired = shared.withLock { shared in
             guard shared === session else { return false }
             shared = nil
             return true
         }
-        if isDone { session.finishTasksAndInvalidate() }
+        if isRetired { session.finishTasksAndInvalidate() }
     }
 
     private func makeSession() -> URLSession {

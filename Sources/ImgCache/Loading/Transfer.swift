@@ -56,6 +56,8 @@ final class Transfer: Sendable {
         var earlyFailure: Error?
         /// When the current hop started (the request was sent or a redirect followed).
         var hopStart: ContinuousClock.Instant
+        /// The server the current hop goes to: `url`'s, or the last followed redirect's.
+        var hopOrigin: HTTPOrigin
         /// When the last piece of the body arrived.
         var lastActivity: ContinuousClock.Instant
         /// The final response's `Content-Length`, when it has no `Content-Encoding`.
@@ -94,7 +96,7 @@ final class Transfer: Sendable {
         let now = ContinuousClock.now
         state = Mutex(State(
             body: ResponseBodyBuffer(memoryLimit: limits.bodyMemoryLimit, folder: limits.spillFolder),
-            hopStart: now, lastActivity: now))
+            hopStart: now, hopOrigin: origin, lastActivity: now))
     }
 
     /// Makes the data task (whose delegate must route its callbacks here), starts it, and resumes
@@ -200,7 +202,10 @@ final class Transfer: Sendable {
                 return refusal
             }
             let next = forwarded(request)
-            if let target = next.url { observer?(.redirected(to: target)) }
+            if let target = next.url {
+                state.hopOrigin = HTTPOrigin(target)
+                observer?(.redirected(to: target))
+            }
             answer(next)
             return nil
         }
@@ -269,33 +274,39 @@ final class Transfer: Sendable {
     }
 
     /// The data task ended, with `error` from URLSession or without one. A failure found here
-    /// (no response, a body cut short, too long or broken off) is a framing anomaly.
+    /// (no response, a body cut short, too long or broken off) is a framing anomaly of the hop's
+    /// server.
     func complete(_ error: Error?) {
         enum Outcome {
             case received(Received, CheckedContinuation<Received, Error>?)
-            /// The response was not framed as it said, or URLSession failed it.
-            case framingAnomaly(AttemptFailure)
-            /// The body could not be kept (its file could not be mapped).
+            /// The response was not framed as it said, or URLSession failed it (an `AttemptFailure`
+            /// with its `framingAnomaly`), or the body could not be kept (its file not mapped).
             case failed(Error)
         }
         let outcome: Outcome? = state.withLock { state in
             guard !state.isFinished else { return nil }
             guard let response = state.response else {
-                let failure = error.map { AttemptFailure.urlSession($0, url: url, timeout: limits.overallTimeout) }
-                return .framingAnomaly(failure ?? .connection(url, "no response"))
+                var failure = error.map { AttemptFailure.urlSession($0, url: url, timeout: limits.overallTimeout) }
+                    ?? .connection(url, "no response")
+                failure.framingAnomaly = AttemptFailure.FramingAnomaly(
+                    origin: state.hopOrigin, couldNotConnect: error.map(AttemptFailure.isConnectFailure) ?? false)
+                return .failed(failure)
             }
             let responseURL = response.url ?? url
+            let anomaly = AttemptFailure.FramingAnomaly(origin: state.hopOrigin, couldNotConnect: false)
             let isNotModified = response.statusCode == 304
             // A body cut short is reported as such whether or not URLSession noticed (libcurl's
             // "transfer closed with N bytes remaining" comes as an unknown URLError).
-            if !isNotModified, let failure = Self.lengthMismatch(state.body.count, state.headers, responseURL) {
-                return .framingAnomaly(failure)
+            if !isNotModified, var failure = Self.lengthMismatch(state.body.count, state.headers, responseURL) {
+                failure.framingAnomaly = anomaly
+                return .failed(failure)
             }
             if let error {
                 // libcurl's failures in the middle of a body come as unknown URLErrors: retryable.
                 var failure = AttemptFailure.urlSession(error, url: url, timeout: limits.overallTimeout)
                 failure.isRetryable = failure.isRetryable || (error as? URLError)?.code == .unknown
-                return .framingAnomaly(failure)
+                failure.framingAnomaly = anomaly
+                return .failed(failure)
             }
             let body: (data: Data, spilled: SpilledBody?)
             do {
@@ -313,9 +324,6 @@ final class Transfer: Sendable {
         switch outcome {
         case .received(let received, let continuation)?:
             continuation?.resume(returning: received)
-        case .framingAnomaly(var failure)?:
-            failure.isFramingAnomaly = true
-            fail(failure)
         case .failed(let error)?:
             fail(error)
         case nil:

@@ -2,7 +2,9 @@ import Foundation
 import Synchronization
 
 /// Threads of the library's own for work that blocks: SQLite (which may wait for another
-/// process's lock), file reads and writes, fsync, decoding and encoding. An async caller suspends
+/// process's lock), file reads and writes, fsync, decoding and encoding; a pipeline has a second
+/// pool for the shared tiers' calls (Redis round trips), so that they never wait on a thread a
+/// decode needs. An async caller suspends
 /// while a pool thread does the work, so none of it ever occupies a thread of Swift's cooperative
 /// executor, which a server shares with all its other tasks.
 ///
@@ -11,18 +13,21 @@ import Synchronization
 /// it does not run.
 final class BlockingPool: Sendable {
     /// Set by a caller's cancellation; a job not yet started is then skipped.
-    private final class CancellationFlag: Sendable {
+    final class CancellationFlag: Sendable {
         let isSet = Atomic<Bool>(false)
     }
 
-    private struct Job: Sendable {
+    struct Job: Sendable {
         let flag: CancellationFlag
         /// Runs the work, or (when passed true) reports that it was skipped.
         let body: @Sendable (_ cancelled: Bool) -> Void
     }
 
     /// Jobs in arrival order; the threads hold this, not the pool, so releasing the pool ends them.
-    private final class Queue: Sendable {
+    /// Taken jobs leave an empty slot before `head`; the slots are dropped once they are half of
+    /// the array, so that a queue that never drains (a server under steady load) stays as long as
+    /// the jobs waiting, not as long as every job ever queued.
+    final class Queue: Sendable {
         private struct State {
             var jobs: [Job?] = []
             var head = 0
@@ -43,6 +48,9 @@ final class BlockingPool: Sendable {
             for _ in 0..<threads { pending.signal() }
         }
 
+        /// Slots held: the jobs waiting and the empty slots of jobs taken (for tests).
+        var slotCount: Int { state.withLock { $0.jobs.count } }
+
         /// The next job, waiting for one; nil once the queue is closed and empty.
         func pop() -> Job? {
             pending.wait()
@@ -54,6 +62,9 @@ final class BlockingPool: Sendable {
                 if state.head == state.jobs.count {
                     state.jobs.removeAll(keepingCapacity: true)
                     state.head = 0
+                } else if state.head >= 64 && state.head * 2 >= state.jobs.count {
+                    state.jobs.removeFirst(state.head)
+                    state.head = 0
                 }
                 return job
             }
@@ -61,7 +72,7 @@ final class BlockingPool: Sendable {
     }
 
     let threadCount: Int
-    private let queue = Queue()
+    let queue = Queue()
 
     /// Starts `threadCount` threads (at least 1) named `name-1`, `name-2`... as seen by a
     /// debugger or `top -H`.

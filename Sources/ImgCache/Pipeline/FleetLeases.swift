@@ -1,16 +1,38 @@
 import Foundation
 
-/// A lease held on a key of a shared tier: released once the work it covers is stored.
-struct HeldLease: Sendable {
+/// A lease held on a key of a shared tier: renewed every third of its TTL while the work it
+/// covers runs (a download waiting for a slot, a decode, an encode), released once that work is
+/// stored.
+final class HeldLease: Sendable {
     let tier: any CacheLeasing
     let key: String
     let token: String
+    private let renewal: Task<Void, Never>
+
+    /// Starts renewing the lease on `io`'s threads until `stopRenewing()` or a renewal fails.
+    init(tier: any CacheLeasing, key: String, token: String, io: BlockingPool) {
+        self.tier = tier
+        self.key = key
+        self.token = token
+        renewal = Task {
+            let period = Duration.seconds(tier.leaseTiming.ttl / 3)
+            while (try? await Task.sleep(for: period)) != nil {
+                let renewed = (try? await io.run { tier.renewLease(forCacheKey: key, token: token) }) ?? false
+                if !renewed { return }
+            }
+        }
+    }
+
+    func stopRenewing() {
+        renewal.cancel()
+    }
 }
 
 /// Looks keys up in a leasing tier so that, of the instances of a fleet that miss one key at
 /// once, one does the work (downloads or renders) while the others wait for its value.
 struct FleetLeases: Sendable {
-    let blocking: BlockingPool
+    /// The shared tiers' threads.
+    let io: BlockingPool
 
     /// What `tier` holds under `key` (fresh or stale), and the lease when this instance is to do
     /// the work.
@@ -18,22 +40,21 @@ struct FleetLeases: Sendable {
     /// Without a fresh value this instance takes the lease; when another instance holds it, this
     /// one tries again after `pollStart` (10 ms for Redis), doubling up to `pollMax` (200 ms), each
     /// try reading the value too, until the value is there, the lease is free (its holder released
-    /// it without a value, or died and it expired), or the lease TTL has passed. Then, or as soon
-    /// as the tier cannot answer, it goes ahead: a dead leaseholder blocks nobody for longer than
-    /// the lease TTL.
+    /// it without a value, or died and it expired: at most a TTL after its last renewal), or
+    /// `waitLimit` has passed. Then, or as soon as the tier cannot answer, it goes ahead.
     func lookup(_ key: String, in tier: any CacheLeasing) async -> (found: CachedData?, lease: HeldLease?) {
         let timing = tier.leaseTiming
-        let deadline = Date().addingTimeInterval(timing.ttl)
+        let deadline = Date().addingTimeInterval(timing.waitLimit)
         var pause = timing.pollStart
-        // A cancelled task gets nil from `blocking.run`, hence a miss and `.unavailable`: it stops.
-        var found = (try? await blocking.run { try tier.cachedData(for: key) }) ?? nil
+        // A cancelled task gets nil from `io.run`, hence a miss and `.unavailable`: it stops.
+        var found = (try? await io.run { try tier.cachedData(for: key) }) ?? nil
         while true {
             if let found, !found.isExpired() { return (found, nil) }
-            let (attempt, again) = (try? await blocking.run { tier.acquireLease(forCacheKey: key) }) ?? (.unavailable, nil)
+            let (attempt, again) = (try? await io.run { tier.acquireLease(forCacheKey: key) }) ?? (.unavailable, nil)
             found = again ?? found
             switch attempt {
             case .acquired(let token):
-                let lease = HeldLease(tier: tier, key: key, token: token)
+                let lease = HeldLease(tier: tier, key: key, token: token, io: io)
                 guard let found, !found.isExpired() else { return (found, lease) }
                 await release(lease)
                 return (found, nil)
@@ -49,10 +70,11 @@ struct FleetLeases: Sendable {
         }
     }
 
-    /// Releases `lease`, even when the caller was cancelled meanwhile.
+    /// Stops renewing `lease` and releases it, even when the caller was cancelled meanwhile.
     func release(_ lease: HeldLease?) async {
         guard let lease else { return }
-        let blocking = self.blocking
-        await Task { _ = try? await blocking.run { lease.tier.releaseLease(forCacheKey: lease.key, token: lease.token) } }.value
+        lease.stopRenewing()
+        let io = self.io
+        await Task { _ = try? await io.run { lease.tier.releaseLease(forCacheKey: lease.key, token: lease.token) } }.value
     }
 }

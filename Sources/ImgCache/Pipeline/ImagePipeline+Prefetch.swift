@@ -25,7 +25,7 @@ extension ImagePipeline {
             do {
                 let plan = try RequestPlan(request, configuration)
                 // Requests for one original with the same policies are prepared together.
-                let group = plan.originalRequest(accept: { _ in }).coalescingKey
+                let group = plan.originalRequest.coalescingKey
                 if groups[group] == nil { order.append(group) }
                 groups[group, default: []].append((index, plan))
             } catch {

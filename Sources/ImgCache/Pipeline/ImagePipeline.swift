@@ -24,8 +24,10 @@ public final class ImagePipeline: Sendable {
     let variants = TaskCoalescer<String, PreparedVariant>()
     let preparer: VariantPreparer
     /// Runs the blocking work: one thread per concurrent decode, and two more for cache and file
-    /// I/O while decodes keep the others busy.
+    /// I/O while decodes keep the others busy. The shared tiers' calls have threads of their own
+    /// (`SharedTiers.io`).
     let blocking: BlockingPool
+    let shared: SharedTiers
     /// The shared Redis tier, nil when `configuration.redis` is.
     let redis: RedisTier?
     /// What the pipeline did: requests by outcome, errors by kind, origin requests, bytes
@@ -46,17 +48,20 @@ public final class ImagePipeline: Sendable {
         let loader = configuration.dataLoader ?? DataLoader(configuration: loading)
         let blocking = BlockingPool(threadCount: configuration.maxConcurrentDecodes + 2, name: "imgcache")
         let redis = configuration.redis.map { RedisTier(configuration: $0, log: configuration.log) }
-        let sharedTiers: [any DataCaching] = (redis.map { [$0] } ?? []) + configuration.tiers
-        let leases = FleetLeases(blocking: blocking)
+        // One thread per download at once: each may wait on a shared tier (a lease, a lookup).
+        let shared = SharedTiers(
+            tiers: (redis.map { [$0] } ?? []) + configuration.tiers,
+            io: BlockingPool(threadCount: configuration.maxConcurrentLoads, name: "imgcache-tiers"))
+        let leases = FleetLeases(io: shared.io)
         var redisCounters: (@Sendable () -> RedisTierCounters?)?
         if let redis { redisCounters = { redis.counters } }
         let metrics = PipelineMetrics(redisCounters: redisCounters)
         preparer = VariantPreparer(
             originals: OriginalStore(
-                disk: diskCache, sharedTiers: sharedTiers, loader: loader,
+                disk: diskCache, shared: shared, loader: loader,
                 loads: AsyncLimiter(capacity: configuration.maxConcurrentLoads), blocking: blocking, leases: leases,
                 metrics: metrics),
-            variants: VariantStore(disk: diskCache, sharedTiers: sharedTiers, blocking: blocking, leases: leases),
+            variants: VariantStore(disk: diskCache, shared: shared, blocking: blocking, leases: leases),
             renderer: VariantRenderer(
                 decodes: AsyncLimiter(capacity: configuration.maxConcurrentDecodes),
                 decodeMemory: AsyncLimiter(capacity: configuration.decodingMemoryBytes), blocking: blocking,
@@ -64,6 +69,7 @@ public final class ImagePipeline: Sendable {
             blocking: blocking)
         self.metrics = metrics
         self.blocking = blocking
+        self.shared = shared
         self.redis = redis
     }
 
@@ -71,11 +77,11 @@ public final class ImagePipeline: Sendable {
     public var redisCounters: RedisTierCounters? { redis?.counters }
 
     /// Adds this pipeline's Redis counters not yet in `imgcache:stats` (they otherwise go with its
-    /// next Redis command), on a blocking thread; for a process about to exit. Nothing without
-    /// a tier.
+    /// next Redis command), on a tier thread; for a process about to exit. Nothing without a
+    /// tier.
     public func flushRedisCounters() async {
         guard let redis else { return }
-        _ = try? await blocking.run { redis.flushCounters() }
+        _ = try? await shared.io.run { redis.flushCounters() }
     }
 
     /// The prepared image for `request`, with its pixels. A variant rendered now carries the pixels
@@ -115,7 +121,7 @@ public final class ImagePipeline: Sendable {
         try RequestPlan.checkURL(url, allowedHosts: configuration.loading.allowedHosts)
         let request = OriginalRequest(
             url: url, key: configuration.keyPolicy.key(for: url), headers: [:], policy: .useCache, storage: .all,
-            accept: { _ in })
+            requiresImage: false)
         let context = WorkContext(priority: .normal)
         let fetched = try await preparer.originalFetches.value(for: request.coalescingKey, context: context) {
             [preparer] shared in try await preparer.originals.fetch(request, context: shared)
@@ -173,7 +179,8 @@ public final class ImagePipeline: Sendable {
 
     /// The response for `plan` once the memory cache missed: the variant made ready, with the pixels
     /// it was rendered from or else decoded from its file. A stored file that no longer decodes
-    /// (damaged behind the cache's back) is removed and rendered again, once.
+    /// (damaged behind the cache's back, or taken so from a shared tier) is removed, from the
+    /// shared tiers too, and rendered again, once.
     private func preparedResponse(_ plan: RequestPlan, context: WorkContext) async throws -> ImageResponse {
         var attempt = 1
         while true {
@@ -189,7 +196,7 @@ public final class ImagePipeline: Sendable {
                     timings.decoding = Self.seconds(since: decodeStart)
                 }
             } catch let error as ImgCacheError where attempt == 1 && prepared.fileURL != nil && error.isDamagedImage {
-                try await blocking.run { [diskCache] in try diskCache.removeData(for: plan.variantKey) }
+                await preparer.variants.discard(plan)
                 attempt += 1
                 continue
             }

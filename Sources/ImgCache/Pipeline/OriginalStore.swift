@@ -1,7 +1,7 @@
 import Foundation
 
 /// What an original is wanted for: its URL and key, how the request fetches and stores it, and
-/// the check its downloaded bytes must pass before they are stored.
+/// whether its bytes must be an image.
 struct OriginalRequest: Sendable {
     let url: URL
     /// The original's cache key (see `RequestPlan.originalKey`).
@@ -9,11 +9,23 @@ struct OriginalRequest: Sendable {
     let headers: [String: String]
     let policy: ImageRequest.CachePolicy
     let storage: ImageRequest.StoragePolicy
-    /// Throws for downloaded bytes that must not be stored (not an image, say).
-    let accept: @Sendable (Data) throws -> Void
+    /// True when bytes that start like no image format are refused (`unsupportedFormat`) before
+    /// they are stored or taken from a shared tier; false for `ImagePipeline.data(for:)`.
+    let requiresImage: Bool
 
-    /// What requests for the same original share one fetch by: the key and the policies.
-    var coalescingKey: String { "\(key) \(policy.rawValue) \(storage.rawValue)" }
+    /// What requests for the same original share one fetch by: the key, the policies and whether
+    /// the bytes must be an image.
+    var coalescingKey: String { "\(key) \(policy.rawValue) \(storage.rawValue) \(requiresImage ? "image" : "data")" }
+
+    /// This request with the policy `.reload`: from the origin, whatever the caches hold.
+    var reloading: OriginalRequest {
+        OriginalRequest(url: url, key: key, headers: headers, policy: .reload, storage: storage, requiresImage: requiresImage)
+    }
+
+    /// Throws `unsupportedFormat` when an image is required and `data` does not start like one.
+    func check(_ data: Data) throws {
+        if requiresImage { _ = try ImageFormat.sniff(data.prefix(ImageFormat.signatureLength)) }
+    }
 }
 
 /// An original ready to decode: its bytes and how they were obtained.
@@ -41,7 +53,7 @@ struct OriginalFetch: Sendable {
 struct OriginalStore: Sendable {
     let disk: DiskCache
     /// The tiers after the disk, in lookup order (Redis, then any of the configuration's).
-    let sharedTiers: [any DataCaching]
+    let shared: SharedTiers
     let loader: any DataLoading
     let loads: AsyncLimiter
     let blocking: BlockingPool
@@ -67,14 +79,19 @@ struct OriginalStore: Sendable {
         }
         var lease: HeldLease?
         do {
-            for tier in request.url.isFileURL ? [] : sharedTiers {
+            for tier in shared.tiers(for: request.url) {
                 let found: CachedData?
                 if let leasing = tier as? any CacheLeasing, request.policy == .useCache, lease == nil {
                     (found, lease) = await leases.lookup(key, in: leasing)
                 } else {
-                    found = try await blocking.run { try tier.cachedData(for: key) }
+                    found = await shared.lookup(key, in: tier)
                 }
-                guard let found, (try? request.accept(found.data())) != nil else { continue }
+                guard let found else { continue }
+                guard (try? request.check(found.data())) != nil else {
+                    // Not an image: no instance should take it again.
+                    await shared.remove(key, ifHolding: found, from: [tier])
+                    continue
+                }
                 if request.policy == .cacheOnly || (request.policy == .useCache && !found.isExpired()) {
                     let fetch = try await adopt(found, replacing: stale, for: request)
                     await leases.release(lease)
@@ -101,7 +118,7 @@ struct OriginalStore: Sendable {
         let local = stale?.isLocal == true ? stale?.copy : nil
         let (disk, key) = (self.disk, request.key)
         return try await blocking.run {
-            let changed = try local?.data() != found.data()
+            let changed = try local.map { try !$0.hasSameBytes(as: found) } ?? true
             if local != nil && changed { try disk.removeData(for: key) }
             let stored = request.storage == .all ? try disk.storeData(found, for: key, kind: .original) : nil
             return OriginalFetch(
@@ -139,7 +156,7 @@ struct OriginalStore: Sendable {
             }
             return try await revalidated(stale, by: response, for: request)
         }
-        try request.accept(response.data)
+        try request.check(response.data)
         let metadata = CachedData(
             data: response.data, contentType: response.contentType, etag: response.validators.etag,
             lastModified: response.validators.lastModified, expiresAt: response.freshness.expires)
@@ -162,8 +179,8 @@ struct OriginalStore: Sendable {
             }
             return (changed, try disk.storeData(metadata, for: key, kind: .original))
         }
-        if allowed && request.storage == .all && !request.url.isFileURL {
-            try await share(metadata, key: key) { tier, copy in try tier.storeData(copy, for: key, kind: .original) }
+        if allowed && request.storage == .all {
+            await shared.store(metadata, for: key, kind: .original, from: request.url)
         }
         // Read from the stored file, held open; from the downloaded bytes if a sweep already took it.
         return OriginalFetch(
@@ -185,22 +202,10 @@ struct OriginalStore: Sendable {
             if stale.isLocal { return try disk.refreshData(renewed, for: key, kind: .original) }
             return request.storage == .all ? try disk.storeData(renewed, for: key, kind: .original) : nil
         }
-        if request.storage == .all && !request.url.isFileURL {
-            try await share(renewed, key: key) { tier, copy in try tier.refreshData(copy, for: key, kind: .original) }
-        }
+        if request.storage == .all { await shared.refresh(renewed, for: key, kind: .original, from: request.url) }
         return OriginalFetch(
             copy: stored ?? renewed, isStored: stored != nil, storesVariants: request.storage != .none,
             outcome: .revalidated, changed: false)
-    }
-
-    /// Runs `write` for every shared tier with `copy`, on the blocking threads; a tier that
-    /// throws is skipped (the request has its bytes already).
-    private func share(
-        _ copy: CachedData, key: String, _ write: @escaping @Sendable (any DataCaching, CachedData) throws -> CachedData?
-    ) async throws {
-        let tiers = sharedTiers
-        guard !tiers.isEmpty else { return }
-        try await blocking.run { for tier in tiers { _ = try? write(tier, copy) } }
     }
 
     /// True when the stored copy `local` holds exactly the downloaded bytes (sizes compared

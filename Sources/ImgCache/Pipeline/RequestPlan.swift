@@ -57,11 +57,11 @@ struct RequestPlan: Sendable {
     /// request's policies (a reload never joins a cached lookup).
     var workKey: String { "\(variantKey) \(request.cachePolicy.rawValue) \(request.storage.rawValue)" }
 
-    /// The request for the original, with the check its downloaded bytes must pass (`accept`).
-    func originalRequest(accept: @escaping @Sendable (Data) throws -> Void) -> OriginalRequest {
+    /// The request for the original, whose bytes must be an image.
+    var originalRequest: OriginalRequest {
         OriginalRequest(
             url: request.url, key: originalKey, headers: request.headers, policy: request.cachePolicy,
-            storage: request.storage, accept: accept)
+            storage: request.storage, requiresImage: true)
     }
 
     /// `image` encoded in the requested format, and that format. `.automatic` picks GIF for

@@ -57,12 +57,10 @@ struct VariantPreparer: Sendable {
         var results = found
         guard let first = missing.first else { return results }
         let loadStart = DispatchTime.now()
+        let request = first.originalRequest
         let original: OriginalFetch
         do {
-            let request = first.originalRequest { data in _ = try ImageFormat.sniff(data.prefix(ImageFormat.signatureLength)) }
-            original = try await originalFetches.value(for: request.coalescingKey, context: context) { [originals] shared in
-                try await originals.fetch(request, context: shared)
-            }
+            original = try await fetch(request, context: context)
         } catch {
             for plan in missing { results[plan.workKey] = .failure(error) }
             return results
@@ -85,28 +83,55 @@ struct VariantPreparer: Sendable {
         guard !toRender.isEmpty else { return results }
         // Targets decoded together share their colour policy: one render per policy.
         for group in Dictionary(grouping: toRender, by: \.options.colorPolicy).values {
-            for (key, result) in await render(original, group, keepsPixels: keepsPixels, context: context) {
-                results[key] = result.map { $0.loaded(in: loading) }
+            let rendered: Results
+            do {
+                rendered = try await renderHealing(original, group, request: request, keepsPixels: keepsPixels, context: context)
+            } catch {
+                rendered = Dictionary(uniqueKeysWithValues: group.map { ($0.workKey, .failure(error)) })
             }
+            for (key, result) in rendered { results[key] = result.map { $0.loaded(in: loading) } }
         }
         return results
     }
 
+    /// The original `request` asks for, fetched once for every request in flight that asks for it.
+    private func fetch(_ request: OriginalRequest, context: WorkContext) async throws -> OriginalFetch {
+        try await originalFetches.value(for: request.coalescingKey, context: context) { [originals] shared in
+            try await originals.fetch(request, context: shared)
+        }
+    }
+
+    /// `render`, healing a cached original that does not decode: it is removed from the disk and
+    /// from every shared tier (so that no instance takes it again), and when it came from a cache
+    /// rather than from the origin just now, the original is fetched again from the origin
+    /// (`.reload`) and rendered once more.
+    private func renderHealing(
+        _ original: OriginalFetch, _ plans: [RequestPlan], request: OriginalRequest, keepsPixels: Bool,
+        context: WorkContext
+    ) async throws -> Results {
+        do {
+            return try await render(original, plans, keepsPixels: keepsPixels, context: context)
+        } catch let error as ImgCacheError where error.isDamagedImage {
+            await discard(original, key: request.key, url: request.url)
+            guard original.outcome != .network else { throw error }
+            let fresh = try await fetch(request.reloading, context: context)
+            return try await render(fresh, plans, keepsPixels: keepsPixels, context: context)
+        }
+    }
+
+    /// Removes a damaged original from the disk and from the shared tiers that hold these bytes.
+    private func discard(_ original: OriginalFetch, key: String, url: URL) async {
+        let disk = originals.disk
+        _ = try? await blocking.run { try disk.removeData(for: key) }
+        await originals.shared.remove(key, ifHolding: original.copy, from: originals.shared.tiers(for: url))
+    }
+
     /// The original decoded once for every plan and each variant encoded and stored (see
-    /// `VariantStore.store`). An original that turns out not to decode is removed from the disk.
-    private func render(_ original: OriginalFetch, _ plans: [RequestPlan], keepsPixels: Bool, context: WorkContext) async
+    /// `VariantStore.store`); throws what the decode throws.
+    private func render(_ original: OriginalFetch, _ plans: [RequestPlan], keepsPixels: Bool, context: WorkContext) async throws
         -> Results
     {
-        let work: (encoded: [EncodedVariant], decoding: Double, encoding: Double)
-        do {
-            work = try await renderer.render(original.copy.source, plans, keepsPixels: keepsPixels, context: context)
-        } catch {
-            if let error = error as? ImgCacheError, case .corruptImage = error, original.isStored {
-                let (disk, key) = (originals.disk, plans[0].originalKey)
-                _ = try? await blocking.run { try disk.removeData(for: key) }
-            }
-            return Dictionary(uniqueKeysWithValues: plans.map { ($0.workKey, .failure(error)) })
-        }
+        let work = try await renderer.render(original.copy.source, plans, keepsPixels: keepsPixels, context: context)
         let storeStart = DispatchTime.now()
         let stored: [Result<CachedData?, any Error>]
         do {

@@ -127,8 +127,14 @@ struct VariantRenderer: Sendable {
                 results.encoding += seconds
             }
         }
-        // A decode that returns has handed over an image for every target.
-        let (encoded, encoding) = results.withLock { ($0.encoded.map { $0! }, $0.encoding) }
+        let (gathered, encoding) = results.withLock { ($0.encoded, $0.encoding) }
+        // `ImageDecoder.decode(_:targets:)` hands over an image for every target, or throws.
+        let encoded = try gathered.enumerated().map { index, variant in
+            guard let variant else {
+                throw ImgCacheError.encodingFailed(format: .png, detail: "no image was decoded for target \(index)")
+            }
+            return variant
+        }
         // Encoding time is summed over threads: decoding is what the wall time leaves.
         return (encoded, max(0, ImagePipeline.seconds(since: start) - encoding), encoding)
     }

@@ -7,7 +7,7 @@ import Foundation
 struct VariantStore: Sendable {
     let disk: DiskCache
     /// The tiers after the disk, in lookup order.
-    let sharedTiers: [any DataCaching]
+    let shared: SharedTiers
     let blocking: BlockingPool
     let leases: FleetLeases
 
@@ -56,37 +56,65 @@ struct VariantStore: Sendable {
     /// freshness for a cache-only request), stored on the disk unless the request stores nothing;
     /// otherwise nil, with the lease when this instance is to render it.
     func shared(_ plan: RequestPlan) async -> (variant: PreparedVariant?, lease: HeldLease?) {
-        guard !plan.request.url.isFileURL else { return (nil, nil) }
         let policy = plan.request.cachePolicy
         var lease: HeldLease?
-        for tier in sharedTiers {
+        for tier in shared.tiers(for: plan.request.url) {
             let found: CachedData?
             if let leasing = tier as? any CacheLeasing, policy == .useCache, lease == nil {
                 (found, lease) = await leases.lookup(plan.variantKey, in: leasing)
             } else {
-                found = (try? await blocking.run { try tier.cachedData(for: plan.variantKey) }) ?? nil
+                found = await shared.lookup(plan.variantKey, in: tier)
             }
             guard let found, policy == .cacheOnly || !found.isExpired() else { continue }
-            if let variant = await adopt(found, plan) {
+            switch await adopt(found, plan) {
+            case .adopted(let variant):
                 await leases.release(lease)
                 return (variant, nil)
+            case .damaged:
+                // No instance should take it again.
+                await shared.remove(plan.variantKey, ifHolding: found, from: [tier])
+            case .unstored:
+                continue
             }
         }
         return (nil, lease)
     }
 
-    /// A variant from a shared tier stored on the disk (linked to its original) and described from
-    /// its headers, outcome `.shared`; nil when it is not an image or cannot be stored.
-    private func adopt(_ found: CachedData, _ plan: RequestPlan) async -> PreparedVariant? {
+    /// What became of a variant from a shared tier.
+    private enum Adoption {
+        /// Described from its headers (and stored on the disk unless the request stores nothing).
+        case adopted(PreparedVariant)
+        /// Not an image, or headers that do not read.
+        case damaged
+        /// Fine, but the disk could not take it.
+        case unstored
+    }
+
+    /// A variant from a shared tier checked (its headers must read), stored on the disk (linked to
+    /// its original) unless the request stores nothing, and described, outcome `.shared`.
+    private func adopt(_ found: CachedData, _ plan: RequestPlan) async -> Adoption {
         let disk = self.disk
-        let adopted = try? await blocking.run { () -> PreparedVariant? in
-            guard (try? ImageFormat.sniff(found.data().prefix(ImageFormat.signatureLength))) != nil else { return nil }
-            guard plan.request.storage != .none else { return try? PreparedVariant.stored(found, outcome: .shared) }
-            guard let stored = try? disk.storeData(found, for: plan.variantKey, kind: .variant(of: plan.originalKey))
-            else { return nil }
-            return try? PreparedVariant.stored(stored, outcome: .shared)
+        let adoption = try? await blocking.run { () -> Adoption in
+            guard let described = try? PreparedVariant.stored(found, outcome: .shared) else { return .damaged }
+            guard plan.request.storage != .none else { return .adopted(described) }
+            guard let stored = try? disk.storeData(found, for: plan.variantKey, kind: .variant(of: plan.originalKey)),
+                  let variant = try? PreparedVariant.stored(stored, outcome: .shared)
+            else { return .unstored }
+            return .adopted(variant)
         }
-        return adopted ?? nil
+        return adoption ?? .unstored
+    }
+
+    /// Removes a stored variant that does not decode from the disk, and from the shared tiers that
+    /// hold the same bytes, so that the next lookup renders it again rather than adopting it.
+    func discard(_ plan: RequestPlan) async {
+        let disk = self.disk
+        let damaged = try? await blocking.run { () -> CachedData? in
+            defer { try? disk.removeData(for: plan.variantKey) }
+            return try disk.cachedData(for: plan.variantKey).map { CachedData(data: try $0.data()) }
+        }
+        guard let damaged = damaged ?? nil else { return }
+        await shared.remove(plan.variantKey, ifHolding: damaged, from: shared.tiers(for: plan.request.url))
     }
 
     /// Stores each encoded variant on the disk and in the shared tiers, with the original's
@@ -94,20 +122,19 @@ struct VariantStore: Sendable {
     /// `OriginalFetch.storesVariants`) or is over the disk's whole size limit.
     func store(_ encoded: [EncodedVariant], of original: OriginalFetch) async throws -> [Result<CachedData?, any Error>] {
         guard original.storesVariants else { return encoded.map { _ in .success(nil) } }
-        let (disk, tiers) = (self.disk, sharedTiers)
+        let disk = self.disk
         let expiresAt = original.copy.expiresAt
-        return try await blocking.run {
-            encoded.map { variant in
-                Result {
-                    let copy = CachedData(data: variant.data, contentType: variant.format.mimeType, expiresAt: expiresAt)
-                    let kind = CacheEntry.Kind.variant(of: variant.plan.originalKey)
-                    guard let stored = try disk.storeData(copy, for: variant.plan.variantKey, kind: kind) else { return nil }
-                    if !variant.plan.request.url.isFileURL {
-                        for tier in tiers { _ = try? tier.storeData(copy, for: variant.plan.variantKey, kind: kind) }
-                    }
-                    return stored
-                }
+        let copies = encoded.map { CachedData(data: $0.data, contentType: $0.format.mimeType, expiresAt: expiresAt) }
+        let stored = try await blocking.run {
+            zip(encoded, copies).map { variant, copy in
+                Result { try disk.storeData(copy, for: variant.plan.variantKey, kind: .variant(of: variant.plan.originalKey)) }
             }
         }
+        for (variant, (copy, result)) in zip(encoded, zip(copies, stored)) {
+            guard case .success(_?) = result else { continue }
+            await shared.store(
+                copy, for: variant.plan.variantKey, kind: .variant(of: variant.plan.originalKey), from: variant.plan.request.url)
+        }
+        return stored
     }
 }

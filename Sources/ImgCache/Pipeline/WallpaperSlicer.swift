@@ -20,7 +20,8 @@ public struct WallpaperSlicer: Sendable {
         public let iccProfile: [UInt8]?
     }
 
-    /// The screenshot: a portrait home-screen screenshot, PNG or JPEG (GIF's first frame).
+    /// The screenshot: a portrait home-screen screenshot in any format the decoders read (PNG,
+    /// JPEG, WebP; the first frame of a GIF or an animated WebP).
     public let screenshot: ImageSource
     /// The layout whose slots are cut; its `screenshotSize` is the screenshot's.
     public let layout: HomeScreenLayout
@@ -66,13 +67,15 @@ public struct WallpaperSlicer: Sendable {
         try ImageDecoder.decode(screenshot, targets: options) { index, image in
             images.withLock { $0[index] = image }
         }
-        return images.withLock { images in
-            slots.indices.map { index in
-                let image = images[index]!
-                return Slice(
-                    slot: slots[index], bitmap: image.frames[0].bitmap,
-                    iccProfile: image.info.colorProfile.embeddedBytes(under: .keep))
+        let decoded = images.withLock { $0 }
+        return try slots.indices.map { index in
+            // `ImageDecoder.decode(_:targets:)` hands over an image for every target, or throws.
+            guard let image = decoded[index] else {
+                throw ImgCacheError.invalidArgument("no slice was decoded for slot \(slots[index].name)")
             }
+            return Slice(
+                slot: slots[index], bitmap: image.frames[0].bitmap,
+                iccProfile: image.info.colorProfile.embeddedBytes(under: .keep))
         }
     }
 
