@@ -60,7 +60,10 @@ final class PipelineMetricsTests: XCTestCase {
             samples.insert(Sample(name: "imgcache_origin_requests_total", labels: [:], value: Double(originRequests)))
             samples.insert(Sample(name: "imgcache_downloaded_bytes_total", labels: [:], value: Double(downloadedBytes)))
             if let redis {
-                for (result, count) in [("hit", redis.hits), ("miss", redis.misses), ("store", redis.stores), ("error", redis.errors)] {
+                for (result, count) in [
+                    ("hit", redis.hits), ("miss", redis.misses), ("rejected", redis.rejected), ("store", redis.stores),
+                    ("error", redis.errors), ("lease_unavailable", redis.leasesUnavailable),
+                ] {
                     samples.insert(Sample(name: "imgcache_redis_operations_total", labels: ["result": result], value: Double(count)))
                 }
             }

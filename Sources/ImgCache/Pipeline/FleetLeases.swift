@@ -2,23 +2,27 @@ import Foundation
 
 /// A lease held on a key of a shared tier: renewed every third of its TTL while the work it
 /// covers runs (a download waiting for a slot, a decode, an encode), released once that work is
-/// stored.
+/// stored. A renewal that fails (the tier did not answer, or the lease went) is tried again the
+/// next period, until a whole TTL has passed since the last one that succeeded.
 final class HeldLease: Sendable {
     let tier: any CacheLeasing
     let key: String
     let token: String
     private let renewal: Task<Void, Never>
 
-    /// Starts renewing the lease on `io`'s threads until `stopRenewing()` or a renewal fails.
+    /// Starts renewing the lease on `io`'s threads until `stopRenewing()`, or a TTL without a
+    /// renewal that succeeded.
     init(tier: any CacheLeasing, key: String, token: String, io: BlockingPool) {
         self.tier = tier
         self.key = key
         self.token = token
         renewal = Task {
-            let period = Duration.seconds(tier.leaseTiming.ttl / 3)
-            while (try? await Task.sleep(for: period)) != nil {
-                let renewed = (try? await io.run { tier.renewLease(forCacheKey: key, token: token) }) ?? false
-                if !renewed { return }
+            let ttl = Duration.seconds(tier.leaseTiming.ttl)
+            var lastRenewed = ContinuousClock.now
+            while (try? await Task.sleep(for: ttl / 3)) != nil, ContinuousClock.now - lastRenewed < ttl {
+                if (try? await io.run { tier.renewLease(forCacheKey: key, token: token) }) == true {
+                    lastRenewed = .now
+                }
             }
         }
     }

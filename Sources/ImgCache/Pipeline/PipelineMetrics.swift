@@ -287,7 +287,10 @@ public final class PipelineMetrics: Sendable {
             text.family(
                 "imgcache_redis_operations_total", type: .counter,
                 help: "Calls to the shared Redis tier by this instance, by result: lookups that hit or missed, values stored, calls that failed.")
-            for (result, count) in [("hit", redis.hits), ("miss", redis.misses), ("store", redis.stores), ("error", redis.errors)] {
+            for (result, count) in [
+                ("hit", redis.hits), ("miss", redis.misses), ("rejected", redis.rejected), ("store", redis.stores),
+                ("error", redis.errors), ("lease_unavailable", redis.leasesUnavailable),
+            ] {
                 text.sample("imgcache_redis_operations_total", labels: [("result", result)], value: count)
             }
         }
