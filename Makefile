@@ -70,9 +70,10 @@ setup:
 	    $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y $$missing; \
 	  fi; \
 	fi
-# The Python modules the tests and benchmarks import, each as module:pip-package:Debian-package.
+# The Python modules the tests and benchmarks import, each as module:pip-package:Debian-package
+# (imgproxy, whose URL signing the serve URL tests check against, has no Debian package).
 	@missing=""; \
-	for entry in PIL:pillow:python3-pil prometheus_client:prometheus_client:python3-prometheus-client; do \
+	for entry in PIL:pillow:python3-pil prometheus_client:prometheus_client:python3-prometheus-client imgproxy:imgproxy==1.0.0:; do \
 	  $(PYTHON) -c "import $${entry%%:*}" 2>/dev/null || missing="$$missing $$entry"; \
 	done; \
 	if [ -n "$$missing" ]; then \
@@ -92,7 +93,7 @@ setup:
 	    $(PYTHON) -c "import $${entry%%:*}" || { echo "setup: could not install $${entry%%:*} for $(PYTHON)" >&2; exit 1; }; \
 	  done; \
 	fi
-	@echo "setup: Swift, the Debian packages, Pillow and prometheus_client are installed"
+	@echo "setup: Swift, the Debian packages, Pillow, prometheus_client and imgproxy are installed"
 
 build:
 	$(SWIFT) build

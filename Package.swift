@@ -8,6 +8,8 @@ let package = Package(
         .executable(name: "imgcache", targets: ["ImgCacheCLI"]),
         // The command line's verbs and argument parsing, for the executable and the fuzz harnesses.
         .library(name: "ImgCacheCommandLine", targets: ["ImgCacheCommandLine"]),
+        // `imgcache serve`'s URL layer, for the server and the fuzz harnesses.
+        .library(name: "ImgCacheServerURLs", targets: ["ImgCacheServerURLs"]),
     ],
     targets: [
         // giflib reports errors through return codes, so a module map is enough.
@@ -37,6 +39,9 @@ let package = Package(
         ),
         .target(name: "ImgCacheDrawing", dependencies: ["ImgCache", "CCairo"], path: "Sources/ImgCacheDrawing"),
         .target(name: "ImgCacheCommandLine", dependencies: ["ImgCache", "ImgCacheDrawing"], path: "Sources/ImgCacheCommandLine"),
+        // `imgcache serve`'s URLs: imgproxy-compatible signed paths and options to ImageRequests, pure
+        // Swift with HMAC-SHA256 from libcrypto (no HTTP).
+        .target(name: "ImgCacheServerURLs", dependencies: ["ImgCache", "CCrypto"], path: "Sources/ImgCacheServer/URLs"),
         .executableTarget(name: "ImgCacheCLI", dependencies: ["ImgCacheCommandLine"], path: "Sources/ImgCacheCLI"),
         .executableTarget(name: "make-sample-media", dependencies: ["ImgCache"], path: "Samples/MakeMedia"),
         .executableTarget(name: "feed-widget", dependencies: ["ImgCache"], path: "Samples/FeedWidget"),
@@ -50,6 +55,10 @@ let package = Package(
         .testTarget(name: "ImgCacheTests", dependencies: ["ImgCache", "TestSupport", "cache-worker"], path: "Tests/ImgCacheTests"),
         .testTarget(
             name: "CLITests", dependencies: ["ImgCacheCLI", "ImgCacheCommandLine", "ImgCache", "TestSupport"], path: "Tests/CLITests"),
+        // Serve URLs signed by the imgproxy PyPI package (Scripts/imgproxy_urls.py, run with python3).
+        .testTarget(
+            name: "ServerURLTests", dependencies: ["ImgCacheServerURLs", "ImgCache", "TestSupport"], path: "Tests/ServerURLTests",
+            exclude: ["Scripts"]),
         .testTarget(name: "ConformanceTests", dependencies: ["ImgCache", "TestSupport"], path: "Tests/ConformanceTests"),
         // Starts its own servers on 127.0.0.1: Tests/Servers/fault_server.py and Debian's nginx.
         .testTarget(name: "IntegrationTests", dependencies: ["ImgCache", "ImgCacheCLI", "feed-widget", "service-example", "TestSupport"],

@@ -23,6 +23,13 @@ let package = Package(
             ],
             path: "CommandLineFuzzer"),
         .executableTarget(
+            name: "ServeURLFuzzer",
+            dependencies: [
+                "FuzzDriver", .product(name: "ImgCache", package: "imgcache"),
+                .product(name: "ImgCacheServerURLs", package: "imgcache"),
+            ],
+            path: "ServeURLFuzzer"),
+        .executableTarget(
             name: "HTTPHeaderFuzzer", dependencies: ["FuzzDriver", .product(name: "ImgCache", package: "imgcache")],
             path: "HTTPHeaderFuzzer"),
     ],

@@ -17,7 +17,7 @@ seconds=${1:-600}
 [[ $seconds =~ ^[1-9][0-9]*$ ]] || { echo "fuzz: SECONDS must be a positive whole number" >&2; exit 2; }
 shift $(($# > 0 ? 1 : 0))
 harnesses=("$@")
-[ ${#harnesses[@]} -gt 0 ] || harnesses=(DecodeFuzzer EncodeFuzzer HTTPHeaderFuzzer CommandLineFuzzer)
+[ ${#harnesses[@]} -gt 0 ] || harnesses=(DecodeFuzzer EncodeFuzzer HTTPHeaderFuzzer CommandLineFuzzer ServeURLFuzzer)
 corpus=${IMGCACHE_CORPUS:-../../shared/corpus}
 work=${FUZZ_WORK:-${TMPDIR:-/tmp}/imgcache-fuzz}
 flags=(-Xswiftc "-sanitize=fuzzer,address" -Xswiftc -parse-as-library -Xswiftc -enable-testing -Xcc "-fsanitize=fuzzer-no-link,address"
@@ -37,6 +37,13 @@ seeds() {
     CommandLineFuzzer)  # option, value, option, value...: lengths pick the options (see the harness)
       printf 'xx\n510x510\nxxx\n3\nxxxxxxx\n15MB\nxxxxxx\n8\n' >"$2/size-scale-budget-frames"
       printf 'xxxx\niphones\nxxxxx\nsmall,medium,today-compact\nxxxxxxxx\nxl\n' >"$2/devices-widgets" ;;
+    ServeURLFuzzer)  # a mode byte (0 unsigned, 1 with a key, 2 signed by the harness, 3 small limits), then the path
+      printf '\x00/insecure/rs:fill:300:200:1/q:80/plain/https%%3A%%2F%%2Fimages.example.com%%2Fa%%20b.jpg%%3Fv%%3D1@png' >"$2/plain"
+      printf '\x02/wd:iphone-16-pro:medium/sl:medium:top::18/cp:keep/cb:v2/aHR0cHM6Ly9pbWFnZXMuZXhh/bXBsZS5jb20vYS5qcGc.png' >"$2/widget-slice"
+      printf '\x02/w:300/dpr:2.5/el:t/fr:8/bu:4MB/f:gif/g:ce:0:0/ex:0/aHR0cHM6Ly9pbWFnZXMuZXhhbXBsZS5jb20vYS5qcGc=' >"$2/numbers"
+      printf '\x01/MmRWx6Pw_L93k-sDtlto3y3PL1DQLowp6Z1JYQ7ogNw/g:ce/rs:fit:300:0:0/plain/http://a.example/b.jpg?x' >"$2/forged"
+      printf '\x00/x/wd:iphone-8-plus:today-expanded:notification-center:landscape/fr:1/plain/http:%%2F%%2Fa.example/b' >"$2/today"
+      printf '\x03/_/s:100:0:1/g:ce:0:0/plain/http:%%2F%%2Fa.example/b' >"$2/small-limits" ;;
   esac
 }
 

@@ -1,0 +1,179 @@
+import ImgCache
+
+/// imgproxy's options, with imgproxy's names, argument order and meaning where imgcache has them
+/// (docs.imgproxy.net, "Processing an image"); the rest are refused by name.
+extension ServeOptions {
+    /// `rs:TYPE:WIDTH:HEIGHT:ENLARGE:EXTEND`: an empty or missing argument keeps what was set before.
+    mutating func applyResize(_ option: ServeOption) throws(ServeURLError) {
+        try option.expect(1...5, "rs:TYPE:WIDTH:HEIGHT:ENLARGE:EXTEND")
+        if !option.isOmitted(0) { try setResizingType(option, 0) }
+        try applySizeArguments(option, from: 1)
+    }
+
+    /// `s:WIDTH:HEIGHT:ENLARGE:EXTEND`, as `rs` without the type.
+    mutating func applySize(_ option: ServeOption) throws(ServeURLError) {
+        try option.expect(1...4, "s:WIDTH:HEIGHT:ENLARGE:EXTEND")
+        try applySizeArguments(option, from: 0)
+    }
+
+    mutating func applyResizingType(_ option: ServeOption) throws(ServeURLError) {
+        try option.expect(1...1, "rt:fit, rt:fill or rt:fill-down")
+        try setResizingType(option, 0)
+    }
+
+    mutating func applyWidth(_ option: ServeOption) throws(ServeURLError) {
+        try option.expect(1...1, "w:WIDTH")
+        width = try dimension(option, 0, "width")
+    }
+
+    mutating func applyHeight(_ option: ServeOption) throws(ServeURLError) {
+        try option.expect(1...1, "h:HEIGHT")
+        height = try dimension(option, 0, "height")
+    }
+
+    /// `dpr:N`: width and height are multiplied by N, above 0 and at most 16 (`ImageTarget.scales`).
+    mutating func applyDPR(_ option: ServeOption) throws(ServeURLError) {
+        try option.expect(1...1, "dpr:SCALE")
+        dpr = try option.positiveDecimal(0, "dpr", maximum: Int(ImageTarget.scales.upperBound))
+        dprText = option.arguments[0]
+        dprOption = option.name
+    }
+
+    mutating func applyEnlarge(_ option: ServeOption) throws(ServeURLError) {
+        try option.expect(1...1, "el:1 or el:0")
+        enlarge = try option.bool(0, "enlarge")
+    }
+
+    /// `ex:0` only: imgcache never pads an image out to the size.
+    mutating func applyExtend(_ option: ServeOption) throws(ServeURLError) {
+        try option.expect(1...1, "ex:0")
+        try refuseExtend(option, 0)
+    }
+
+    /// `g:ce`, with offsets of 0 if any: imgcache crops from the centre.
+    mutating func applyGravity(_ option: ServeOption) throws(ServeURLError) {
+        try option.expect(1...3, "g:ce")
+        let type = try option.word(0, "gravity type")
+        switch type {
+        case "ce":
+            for index in option.arguments.indices.dropFirst() where !Self.isZero(option.arguments[index]) {
+                throw .unsupportedOption(name: option.name, detail: "gravity offsets are not supported: g:ce crops from the centre")
+            }
+        case "no", "so", "ea", "we", "noea", "nowe", "soea", "sowe", "sm", "obj", "objw", "fp":
+            throw .unsupportedOption(name: option.name, detail: "gravity '\(type)' is not supported: imgcache crops from the centre (g:ce)")
+        default:
+            throw option.invalid("gravity type '\(ServeURLError.quote(type))' is none of imgproxy's (ce, no, so, ea, we, ..., sm)")
+        }
+    }
+
+    /// `q:N`: the JPEG quality, 1 to 100, or 0 for the default (85).
+    mutating func applyQuality(_ option: ServeOption) throws(ServeURLError) {
+        try option.expect(1...1, "q:QUALITY")
+        quality = try option.wholeNumber(0, "quality", in: 0...100)
+    }
+
+    mutating func applyFormat(_ option: ServeOption) throws(ServeURLError) {
+        try option.expect(1...1, "f:jpg, f:png or f:gif")
+        try setFormat(try option.word(0, "format"), option: option.name)
+    }
+
+    /// The output format named `name` (jpg, jpeg, png, gif), by the option `option` or by the
+    /// extension after the source; every other format imgproxy writes is refused by name.
+    mutating func setFormat(_ name: String, option: String) throws(ServeURLError) {
+        switch name {
+        case "jpg", "jpeg": format = .jpeg
+        case "png": format = .png
+        case "gif": format = .gif
+        case "webp":
+            throw .unsupportedOption(name: option, detail: "WebP output is not supported yet: jpg, png or gif")
+        case "avif", "heic", "jxl", "bmp", "ico", "tiff", "svg", "pdf", "mp4", "best":
+            throw .unsupportedOption(name: option, detail: "\(name) output is not supported: jpg, png or gif")
+        default:
+            throw .invalidOption(name: option, detail: "'\(ServeURLError.quote(name))' is no image format: jpg, png or gif")
+        }
+    }
+
+    /// `cb:STRING`: enters the image's cache key, so that a new value fetches and renders it anew.
+    mutating func applyCacheBuster(_ option: ServeOption) throws(ServeURLError) {
+        try option.expect(1...1, "cb:STRING")
+        cacheBuster = try option.word(0, "cache buster")
+    }
+
+    /// imgproxy's options imgcache does not have, by every name imgproxy gives them, with what to
+    /// use instead where there is something.
+    static let unsupportedImgproxyOptions: [String: String] = {
+        let groups: [([String], String)] = [
+            (["min-width", "mw", "min-height", "mh", "zoom", "z", "crop", "c", "crop_aspect_ratio", "crop_ar", "car",
+              "trim", "t", "padding", "pd", "extend_aspect_ratio", "extend_ar", "exar", "rotate", "rot", "flip", "fl",
+              "objects_position", "obj_pos", "op", "resizing_algorithm", "ra"],
+             "imgcache does not change the geometry this way: rs, w, h, dpr, wd or sl"),
+            (["background", "bg", "background_alpha", "bga", "adjust", "a", "brightness", "br", "contrast", "co",
+              "saturation", "sa", "monochrome", "mc", "duotone", "dt", "blur", "bl", "sharpen", "sh", "pixelate", "pix",
+              "unsharp_masking", "ush", "blur_detections", "bd", "draw_detections", "dd", "colorize", "col", "gradient", "gr",
+              "style", "st"],
+             "imgcache applies no filters or colour effects"),
+            (["watermark", "wm", "watermark_url", "wmu", "watermark_text", "wmt", "watermark_size", "wms",
+              "watermark_rotate", "wm_rot", "wmr", "watermark_shadow", "wmsh"],
+             "imgcache draws no watermarks"),
+            (["auto_rotate", "ar"], "imgcache always applies the EXIF orientation"),
+            (["strip_metadata", "sm", "keep_copyright", "kcr", "dpi"], "imgcache's output carries no metadata but its colour profile (cp:keep)"),
+            (["strip_color_profile", "scp"], "use cp:convert (to sRGB, the default), cp:keep or cp:ignore"),
+            (["enforce_thumbnail", "eth"], "imgcache never uses embedded thumbnails"),
+            (["format_quality", "fq", "autoquality", "aq", "max_bytes", "mb", "jpeg_options", "jpgo", "png_options", "pngo",
+              "webp_options", "webpo", "avif_options", "avifo"],
+             "q sets the JPEG quality; imgcache has no other encoder settings"),
+            (["page", "pg", "pages", "pgs", "disable_animation", "da"], "fr:N keeps the first N frames (fr:1 a still)"),
+            (["max_animation_frames", "maf"], "fr:N keeps the first N frames"),
+            (["max_src_resolution", "msr", "max_src_file_size", "msfs", "max_animation_frame_resolution", "mafr",
+              "max_result_dimension", "mrd"],
+             "the server's limits are not set per URL"),
+            (["video_thumbnail_second", "vts", "video_thumbnail_keyframes", "vtk", "video_thumbnail_tile", "vtt",
+              "video_thumbnail_animation", "vta"],
+             "imgcache reads no video"),
+            (["skip_processing", "skp", "raw"], "imgcache always prepares the image"),
+            (["fallback_image_url", "fiu", "expires", "exp", "filename", "fn", "return_attachment", "att", "hashsum", "hs"],
+             "imgcache has no such option"),
+            (["preset", "pr"], "imgcache has no presets but wd:DEVICE:FAMILY"),
+        ]
+        var options: [String: String] = [:]
+        for (names, detail) in groups {
+            for name in names { options[name] = detail }
+        }
+        return options
+    }()
+
+    private mutating func setResizingType(_ option: ServeOption, _ index: Int) throws(ServeURLError) {
+        resizingType = try option.choice(index, "resizing type", of: ResizingType.self)
+        resizingTypeOption = option.name
+    }
+
+    /// Width, height, enlarge and extend from `first` on (`rs` and `s`); empty arguments keep
+    /// what was set before.
+    private mutating func applySizeArguments(_ option: ServeOption, from first: Int) throws(ServeURLError) {
+        if !option.isOmitted(first) { width = try dimension(option, first, "width") }
+        if !option.isOmitted(first + 1) { height = try dimension(option, first + 1, "height") }
+        if !option.isOmitted(first + 2) { enlarge = try option.bool(first + 2, "enlarge") }
+        if !option.isOmitted(first + 3) { try refuseExtend(option, first + 3) }
+    }
+
+    /// A width or height before `dpr`: 0 (none) to `ImageTarget.maxSide`.
+    private mutating func dimension(_ option: ServeOption, _ index: Int, _ what: String) throws(ServeURLError) -> Int {
+        let value = try option.wholeNumber(index, what, in: 0...ImageTarget.maxSide)
+        sizeOption = option.name
+        return value
+    }
+
+    /// Refuses a true `extend`; a false one is imgproxy's default.
+    private func refuseExtend(_ option: ServeOption, _ index: Int) throws(ServeURLError) {
+        if try option.bool(index, "extend") {
+            throw .unsupportedOption(name: option.name, detail: "extend (padding a smaller image out to the size) is not supported")
+        }
+    }
+
+    /// True for a gravity offset of 0 (`0`, `0.0`).
+    private static func isZero(_ text: String) -> Bool {
+        let digits = text.utf8.filter { $0 != UInt8(ascii: ".") }
+        return !digits.isEmpty && digits.allSatisfy { $0 == UInt8(ascii: "0") }
+            && text.utf8.filter { $0 == UInt8(ascii: ".") }.count <= 1 && text.utf8.last != UInt8(ascii: ".")
+    }
+}

@@ -1,0 +1,98 @@
+import ImgCache
+
+/// The processing options of one serve path, applied in their order as imgproxy applies them: a
+/// later option overrides what an earlier one set (`w:300/rs:fit:0:0` leaves no width, as
+/// imgproxy's clients rely on), then turned into the request (`ServeOptions+Request.swift`).
+/// imgproxy's options are in `ServeOptions+Imgproxy.swift`, imgcache's own in
+/// `ServeOptions+Imgcache.swift`.
+struct ServeOptions {
+    /// imgproxy's resizing types (`rt`, and `rs`'s first argument).
+    enum ResizingType: String, CaseIterable {
+        case fit, fill
+        case fillDown = "fill-down"
+        case force, auto
+    }
+
+    /// The output formats imgcache writes.
+    enum Format: Equatable {
+        case jpeg, png, gif
+    }
+
+    /// A widget preset (`wd:`): its target, resolved when parsed, and the device.
+    struct Widget {
+        let target: ImageTarget
+        let device: DeviceModel
+        /// The option as written, for messages.
+        let option: String
+    }
+
+    /// A wallpaper slice (`sl:`), resolved once the screenshot's size is known.
+    struct Slice {
+        let family: WidgetFamily
+        let position: SlotPosition
+        let icons: IconLayout
+        let iOS: Int
+    }
+
+    /// The pipeline's limits: targets are checked against `maxOutputPixels`.
+    let limits: DecodingLimits
+
+    /// Nil until given: `fit`, or crop with `wd:`.
+    var resizingType: ResizingType?
+    /// imgproxy's width and height, before `dpr`; 0 for none.
+    var width = 0
+    var height = 0
+    var dpr = 1.0
+    /// `dpr` as written, for messages.
+    var dprText = "1"
+    var enlarge = false
+    /// imgproxy's quality: 1 to 100, or 0 for the default (85).
+    var quality = 0
+    /// Nil until given: automatic, or PNG for a slice.
+    var format: Format?
+    var cacheBuster: String?
+    var widget: Widget?
+    var maxFrames: Int?
+    var frameBudget: Int?
+    /// Nil until given: `.convert`, or `.keep` for a slice.
+    var colorPolicy: ColorPolicy?
+    var slice: Slice?
+
+    /// The options that last set the resizing type, a dimension and the dpr, as written, for messages.
+    var resizingTypeOption = "rt"
+    var sizeOption = "w"
+    var dprOption = "dpr"
+
+    init(limits: DecodingLimits) {
+        self.limits = limits
+    }
+
+    /// Applies one option; throws `unknownOption` for a name no one has, `unsupportedOption` for
+    /// one of imgproxy's that imgcache lacks, and what the option's reader throws.
+    mutating func apply(_ option: ServeOption) throws(ServeURLError) {
+        switch option.name {
+        case "resize", "rs": try applyResize(option)
+        case "size", "s": try applySize(option)
+        case "resizing_type", "rt": try applyResizingType(option)
+        case "width", "w": try applyWidth(option)
+        case "height", "h": try applyHeight(option)
+        case "dpr": try applyDPR(option)
+        case "enlarge", "el": try applyEnlarge(option)
+        case "extend", "ex": try applyExtend(option)
+        case "gravity", "g": try applyGravity(option)
+        case "quality", "q": try applyQuality(option)
+        case "format", "f", "ext": try applyFormat(option)
+        case "cachebuster", "cb": try applyCacheBuster(option)
+        case "widget", "wd": try applyWidget(option)
+        case "frames", "fr": try applyFrames(option)
+        case "budget", "bu": try applyBudget(option)
+        case "color_policy", "cp": try applyColorPolicy(option)
+        case "slice", "sl": try applySlice(option)
+        default:
+            if let detail = Self.unsupportedImgproxyOptions[option.name] {
+                throw .unsupportedOption(name: option.name, detail: detail)
+            }
+            throw .unknownOption(name: ServeURLError.quote(option.name))
+        }
+    }
+}
