@@ -25,7 +25,7 @@ SUDO := $(shell [ "$$(id -u)" -eq 0 ] || command -v sudo 2>/dev/null)
 # overlay), and the tools the samples, conformance checks and benchmarks use. .ci/run installs the
 # same list.
 APT_PACKAGES := libgif-dev libpng-dev libjpeg-dev libsqlite3-dev libssl-dev libdeflate-dev liblcms2-dev libwebp-dev webp libgs-common libcairo2-dev fonts-dejavu-core pkg-config nginx \
-	python3 python3-pip libjpeg-turbo-progs imagemagick gifsicle libvips-tools hyperfine time \
+	python3 python3-pip libjpeg-turbo-progs imagemagick gifsicle libvips-tools hyperfine time strace \
 	openssl ca-certificates libhiredis-dev redis-server
 
 IMGCACHE_BIN ?= .build/release/imgcache
