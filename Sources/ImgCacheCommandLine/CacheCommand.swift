@@ -62,13 +62,13 @@ enum CacheCommand: Command {
             let redis = try RedisOption.configuration(redisOption).map { configuration in
                 (configuration, RedisTier(configuration: configuration, log: RedisOption.log).sharedCounters())
             }
-            output.print(stats: try cache.stats(), root: cache.root, redis: redis)
-        case "ls": output.print(entries: try cache.entries())
-        case "prune": output.print(removal: try cache.sweep())
-        case "clear": output.print(removal: try cache.clear())
+            try output.print(stats: try cache.stats(), root: cache.root, redis: redis)
+        case "ls": try output.print(entries: try cache.entries())
+        case "prune": try output.print(removal: try cache.sweep())
+        case "clear": try output.print(removal: try cache.clear())
         case "verify":
             let report = try cache.verify(repair: repair)
-            output.print(report: report)
+            try output.print(report: report)
             if !report.isConsistent && !repair {
                 throw ImgCacheError.cacheIndex(
                     path: cache.root.appendingPathComponent("index.sqlite").path,
@@ -86,7 +86,7 @@ enum CacheCommand: Command {
             let entry = try cache.entry(for: key)
             let path = entry?.fileURL.path
                 ?? cache.root.appendingPathComponent("data").appendingPathComponent(CacheKey.fileName(forOriginal: key)).path
-            output.print(path: path, key: key, entry: entry)
+            try output.print(path: path, key: key, entry: entry)
         }
     }
 }

@@ -2,13 +2,19 @@ import Foundation
 import ImgCache
 
 /// Prints what `imgcache cache` verbs found, as text lines or as JSON (keys sorted, dates in ISO 8601
-/// UTC, sizes in bytes).
+/// UTC, sizes in bytes). Printing JSON throws `JSONError` for a value JSON cannot hold (a number
+/// that is not finite), printing nothing.
 struct CacheOutput {
+    /// A value that cannot be written as JSON; the message names the figures and why.
+    struct JSONError: Error, CustomStringConvertible {
+        let description: String
+    }
+
     let json: Bool
 
     /// The disk cache's figures, and with `redis` the tier's URL (without password) and its
     /// counters over every instance (nil: Redis unreachable).
-    func print(stats: CacheStats, root: URL, redis: (RedisConfiguration, RedisTierCounters?)? = nil) {
+    func print(stats: CacheStats, root: URL, redis: (RedisConfiguration, RedisTierCounters?)? = nil) throws {
         if json {
             var object: [String: Any] = [
                 "root": root.path, "entries": stats.entryCount, "bytes": stats.totalBytes, "sizeLimit": stats.sizeLimit,
@@ -23,7 +29,7 @@ struct CacheOutput {
                     "leasesUnavailable": counters?.leasesUnavailable ?? NSNull(),
                 ] as [String: Any]
             }
-            return emit(object)
+            return try emit(object, what: "the cache's figures")
         }
         let share = stats.sizeLimit > 0 ? Double(stats.totalBytes) / Double(stats.sizeLimit) * 100 : 0
         var lines = [
@@ -43,8 +49,8 @@ struct CacheOutput {
         Swift.print(lines.joined(separator: "\n"))
     }
 
-    func print(entries: [CacheEntry]) {
-        if json { return emit(entries.map(describe)) }
+    func print(entries: [CacheEntry]) throws {
+        if json { return try emit(entries.map(describe), what: "the entries") }
         for entry in entries {
             let kind = entry.kind == .original ? "original" : "variant "
             let size = String(entry.byteCount).leftPadded(to: 10)
@@ -52,20 +58,20 @@ struct CacheOutput {
         }
     }
 
-    func print(removal: CacheSweepResult) {
+    func print(removal: CacheSweepResult) throws {
         if json {
-            return emit([
+            return try emit([
                 "removed": removal.removedCount, "removedBytes": removal.removedBytes,
                 "remaining": removal.remainingCount, "remainingBytes": removal.remainingBytes,
-            ])
+            ], what: "what was removed")
         }
         Swift.print("removed \(removal.removedCount) entries (\(bytes(removal.removedBytes))); "
             + "\(removal.remainingCount) left (\(bytes(removal.remainingBytes)))")
     }
 
-    func print(report: CacheVerifyReport) {
+    func print(report: CacheVerifyReport) throws {
         if json {
-            return emit([
+            return try emit([
                 "checkedEntries": report.checkedEntries, "checkedFiles": report.checkedFiles,
                 "rowsWithoutFiles": report.missingFiles, "filesWithoutRows": report.orphanFiles,
                 "sizeMismatches": report.sizeMismatches.map {
@@ -73,7 +79,7 @@ struct CacheOutput {
                 },
                 "staleTemporaryFiles": report.staleTemporaryFiles, "consistent": report.isConsistent,
                 "repaired": report.repaired,
-            ])
+            ], what: "the verification")
         }
         var lines = ["checked \(report.checkedEntries) entries and \(report.checkedFiles) files"]
         lines += report.missingFiles.map { "row without file: \($0)" }
@@ -88,9 +94,10 @@ struct CacheOutput {
         Swift.print(lines.joined(separator: "\n"))
     }
 
-    func print(path: String, key: String, entry: CacheEntry?) {
+    func print(path: String, key: String, entry: CacheEntry?) throws {
         if json {
-            return emit(["key": key, "path": path, "stored": entry != nil, "bytes": entry?.byteCount ?? NSNull()])
+            return try emit(
+                ["key": key, "path": path, "stored": entry != nil, "bytes": entry?.byteCount ?? NSNull()], what: "the path")
         }
         Swift.print(path)
     }
@@ -106,10 +113,17 @@ struct CacheOutput {
         ]
     }
 
-    private func emit(_ value: Any) {
+    /// Prints `value` (`what` it holds, for the error) as pretty-printed JSON.
+    func emit(_ value: Any, what: String) throws {
         let options: JSONSerialization.WritingOptions = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        // Every value above is a string, number, bool, null, array or dictionary, which always serialise.
-        let data = try! JSONSerialization.data(withJSONObject: value, options: options)
+        let data: Data
+        do {
+            data = try JSONSerialization.data(withJSONObject: value, options: options)
+        } catch {
+            // Foundation's reason ("Invalid number value (nan) in JSON write") is in the debug description.
+            let reason = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? error.localizedDescription
+            throw JSONError(description: "cannot write \(what) as JSON: \(reason)")
+        }
         Swift.print(String(decoding: data, as: UTF8.self))
     }
 

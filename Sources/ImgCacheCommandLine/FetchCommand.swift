@@ -43,6 +43,9 @@ enum FetchCommand: Command {
             return request
         }
         let pipeline = try fetch.pipeline(applying: options)
+        // Closed here: the process exits before the tasks that hold the pipeline are freed, and a cache
+        // that wrote and was left open makes the next process to open it reconcile the whole folder.
+        defer { pipeline.diskCache.close() }
         guard requests.count == 1 else {
             if output != nil { throw UsageError("-o takes one target; give one --device and one --widget") }
             // Several targets: one download and one decode for all, a path (or report) for each.

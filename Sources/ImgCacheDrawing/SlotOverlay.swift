@@ -27,7 +27,7 @@ public enum SlotOverlay {
         let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(screenshot.width), Int32(screenshot.height))
         defer { cairo_surface_destroy(surface) }
         try check(cairo_surface_status(surface))
-        copy(screenshot, into: surface)
+        try copy(screenshot, into: surface)
         let context = cairo_create(surface)
         defer { cairo_destroy(context) }
         try check(cairo_status(context))
@@ -89,10 +89,10 @@ public enum SlotOverlay {
     }
 
     /// Writes `bitmap` (straight RGBA) into the surface's pixels (premultiplied, native-endian ARGB).
-    private static func copy(_ bitmap: Bitmap, into surface: OpaquePointer?) {
+    private static func copy(_ bitmap: Bitmap, into surface: OpaquePointer?) throws {
         cairo_surface_flush(surface)
         let stride = Int(cairo_image_surface_get_stride(surface))
-        let data = cairo_image_surface_get_data(surface)!
+        let data = try pixelData(of: surface)
         bitmap.pixels.withUnsafeBufferPointer { pixels in
             for y in 0..<bitmap.height {
                 let row = UnsafeMutableRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
@@ -111,7 +111,7 @@ public enum SlotOverlay {
     /// The surface's pixels as a straight-RGBA bitmap.
     private static func bitmap(of surface: OpaquePointer?, size: PixelSize) throws -> Bitmap {
         let stride = Int(cairo_image_surface_get_stride(surface))
-        let data = cairo_image_surface_get_data(surface)!
+        let data = try pixelData(of: surface)
         var pixels = [UInt8](repeating: 0, count: size.width * size.height * 4)
         for y in 0..<size.height {
             let row = UnsafeRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
@@ -129,8 +129,19 @@ public enum SlotOverlay {
         return try Bitmap(size: size, pixels: pixels)
     }
 
+    /// The image surface's pixels; `encodingFailed` when cairo has none to give (a surface in an
+    /// error state, or of no pixels).
+    private static func pixelData(of surface: OpaquePointer?) throws -> UnsafeMutablePointer<UInt8> {
+        try check(cairo_surface_status(surface))
+        guard let data = cairo_image_surface_get_data(surface) else {
+            throw ImgCacheError.encodingFailed(format: .png, detail: "cairo cannot draw the overlay: the surface has no pixels")
+        }
+        return data
+    }
+
     private static func check(_ status: cairo_status_t) throws {
         guard status != CAIRO_STATUS_SUCCESS else { return }
-        throw ImgCacheError.encodingFailed(format: .png, detail: "cairo cannot draw the overlay: \(String(cString: cairo_status_to_string(status)))")
+        let reason = cairo_status_to_string(status).map { String(cString: $0) } ?? "status \(status.rawValue)"
+        throw ImgCacheError.encodingFailed(format: .png, detail: "cairo cannot draw the overlay: \(reason)")
     }
 }

@@ -144,17 +144,9 @@ struct CacheFolder: Sendable {
 
     /// Every name in data/ and what it is.
     func listData() throws -> [String: FileState] {
-        guard let directory = opendir(dataPath) else { throw Self.ioError(dataPath, "cannot list") }
-        defer { closedir(directory) }
-        let descriptor = dirfd(directory)
+        guard let items = Self.list(dataPath) else { throw Self.ioError(dataPath, "cannot list") }
         var states: [String: FileState] = [:]
-        while let item = readdir(directory) {
-            let name = withUnsafePointer(to: &item.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
-            }
-            if name == "." || name == ".." { continue }
-            var info = stat()
-            if fstatat(descriptor, name, &info, AT_SYMLINK_NOFOLLOW) != 0 { continue }
+        for (name, info) in items {
             states[name] = info.st_mode & S_IFMT == S_IFREG ? .regular(size: Int(info.st_size)) : .other
         }
         return states
@@ -163,11 +155,8 @@ struct CacheFolder: Sendable {
     /// Paths of files in tmp/ that no live writer owns: their writer process has ended, or they are
     /// older than `temporaryMaxAge`.
     func staleTemporaries(now: Date = Date()) -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: temporaryPath)) ?? []
-        return names.compactMap { name in
+        (Self.list(temporaryPath) ?? []).compactMap { name, info in
             let path = temporaryPath + "/" + name
-            var info = stat()
-            guard lstat(path, &info) == 0 else { return nil }
             let age = now.timeIntervalSince1970 - Double(info.st_mtim.tv_sec)
             if age > Self.temporaryMaxAge { return path }
             let fields = name.split(separator: "-")
@@ -191,6 +180,27 @@ struct CacheFolder: Sendable {
         guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
             throw ImgCacheError.io(path: path, detail: "not a folder")
         }
+    }
+
+    /// Every name in the folder at `path` but `.` and `..`, with what `lstat` says of it (a name
+    /// removed meanwhile is left out); nil when the folder cannot be listed (`errno` tells why).
+    /// Read with readdir, which an open pays for in every process: FileManager takes some 0.2 ms
+    /// more to list an empty tmp/.
+    private static func list(_ path: String) -> [(name: String, info: stat)]? {
+        guard let directory = opendir(path) else { return nil }
+        defer { closedir(directory) }
+        let descriptor = dirfd(directory)
+        var items: [(name: String, info: stat)] = []
+        while let item = readdir(directory) {
+            let name = withUnsafePointer(to: &item.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
+            }
+            if name == "." || name == ".." { continue }
+            var info = stat()
+            if fstatat(descriptor, name, &info, AT_SYMLINK_NOFOLLOW) != 0 { continue }
+            items.append((name, info))
+        }
+        return items
     }
 
     private static func lstatMode(_ path: String) -> mode_t? {

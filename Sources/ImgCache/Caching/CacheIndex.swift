@@ -19,6 +19,15 @@ final class CacheIndex {
 
     static let schemaVersion = 1
 
+    /// WAL size in pages (of 4 KiB) from which a write that changes entries or sessions
+    /// checkpoints: 1 MiB, some 50 stores. The first process to open the index reads the whole WAL
+    /// (about 2 ms for 1000 pages), so it is kept short.
+    static let writerCheckpointPages = 256
+    /// WAL size in pages from which every write checkpoints, the access stamps of a process that
+    /// only reads included: the WAL's bound when nothing else writes (4 MiB; a process that reads
+    /// once adds about 3 pages). SQLite's own automatic checkpoint size.
+    static let walPageLimit = 1000
+
     let connection: SQLiteConnection
     /// True when this open created the schema.
     private(set) var isNew = false
@@ -37,15 +46,50 @@ final class CacheIndex {
         // recent commits, which were not flushed. The files they describe are flushed before
         // their rename (see `DiskCache.store`), so no row ever describes a partial file.
         try connection.execute("PRAGMA synchronous = NORMAL")
+        // Read first: an index that exists (every open but the first) takes no write lock.
+        let version = try connection.read("read schema version") { try Self.schemaVersion(connection, path: path) }
+        guard version < Self.schemaVersion else { return }
         isNew = try connection.writeTransaction("create schema") {
-            let version = try connection.rows("PRAGMA user_version") { $0.integer(0) }.first ?? 0
-            guard version <= Self.schemaVersion else {
-                throw ImgCacheError.cacheIndex(path: path, detail: "schema version \(version) is from a newer imgcache")
-            }
-            guard version < Self.schemaVersion else { return false }
+            guard try Self.schemaVersion(connection, path: path) < Self.schemaVersion else { return false }
             try connection.execute(Self.schema + "PRAGMA user_version = \(Self.schemaVersion);")
             return true
         }
+    }
+
+    /// The index's schema version (0 for a new file); throws for one newer than this code knows.
+    private static func schemaVersion(_ connection: SQLiteConnection, path: String) throws -> Int {
+        let version = try connection.rows("PRAGMA user_version") { $0.integer(0) }.first ?? 0
+        guard version <= schemaVersion else {
+            throw ImgCacheError.cacheIndex(path: path, detail: "schema version \(version) is from a newer imgcache")
+        }
+        return version
+    }
+
+    /// `connection.writeTransaction`; when `durable`, its commit is flushed to disk before it returns
+    /// (SQLite's `synchronous = FULL` for this transaction: one sync of the WAL).
+    func writeTransaction<T>(_ operation: String, durable: Bool, _ body: () throws -> T) throws -> T {
+        guard durable else { return try connection.writeTransaction(operation, body) }
+        try connection.execute("PRAGMA synchronous = FULL")
+        defer { try? connection.execute("PRAGMA synchronous = NORMAL") }
+        return try connection.writeTransaction(operation, body)
+    }
+
+    /// Checkpoints the WAL (see `SQLiteConnection.checkpoint`); when every page made it into the
+    /// database file, writes one page (the schema version, unchanged), so that the WAL starts over
+    /// here, syncing its new header, and not in the next write, which may be a reader's access stamps.
+    /// The WAL is never removed, nor empty after this: a reader's write never starts one.
+    func checkpoint(_ mode: SQLiteConnection.CheckpointMode) throws {
+        guard try connection.checkpoint(mode) else { return }
+        try connection.writeTransaction("start the WAL over") {
+            try connection.execute("PRAGMA user_version = \(Self.schemaVersion)")
+        }
+    }
+
+    /// `checkpoint(.passive)` when the WAL holds at least `pages` pages after this connection's last
+    /// commit. A checkpoint that fails leaves the WAL to the next one: the commit before it stands.
+    func checkpoint(ifWALPagesAtLeast pages: Int) {
+        guard connection.walPages >= pages else { return }
+        try? checkpoint(.passive)
     }
 
     private static let schema = """

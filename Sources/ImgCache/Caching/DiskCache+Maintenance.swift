@@ -7,10 +7,15 @@ extension DiskCache {
     /// Removes entries not accessed within `timeToLive`, then, when the total is over `sizeLimit`,
     /// the least recently accessed entries until it is at most `lowWaterFraction` of the limit.
     /// Entries stored or read after the sweep began are spared. Pending access stamps are written
-    /// first; other processes' reads count once they flushed theirs.
+    /// first; other processes' reads count once they flushed theirs. Then checkpoints the index's WAL
+    /// into the database and empties it (waiting up to about a second for readers of older
+    /// snapshots; when they outlast that, the WAL is left to the next checkpoint), which bounds the
+    /// WAL of a cache that is mostly read.
     @discardableResult
     public func sweep() throws -> CacheSweepResult {
-        try sweep(sparingFrom: Date())
+        let result = try sweep(sparingFrom: Date())
+        try locked { _, index in try index.checkpoint(.truncate) }
+        return result
     }
 
     /// `sweep()`, sparing the entries accessed at or after `cutoff`: a store passes its own stamp so
@@ -23,7 +28,7 @@ extension DiskCache {
         try locked { state, index in
             var over = try index.connection.read("sweep") { try index.totals().bytes } > limit
             while over {
-                over = try index.connection.writeTransaction("sweep") {
+                over = try write("sweep", &state, index) { state in
                     var total = try index.totals().bytes
                     let rows = try index.leastRecentlyAccessed(
                         limit: Self.removalBatchSize, before: cutoff.timeIntervalSince1970)
@@ -53,7 +58,7 @@ extension DiskCache {
                 let cutoff = now.timeIntervalSince1970 - timeToLive
                 var more = true
                 while more {
-                    more = try index.connection.writeTransaction("remove expired") {
+                    more = try write("remove expired", &state, index) { _ in
                         let rows = try index.leastRecentlyAccessed(limit: Self.removalBatchSize, before: cutoff)
                         for row in rows {
                             try index.delete(key: row.key)
@@ -75,7 +80,7 @@ extension DiskCache {
     public func clear() throws -> CacheSweepResult {
         try locked { state, index in
             _ = state.stamps.take()
-            return try index.connection.writeTransaction("clear") {
+            return try write("clear", &state, index) { _ in
                 let (count, bytes) = try index.totals()
                 try index.deleteAll()
                 for name in try folder.listData().keys { folder.removeDataFile(name) }
@@ -111,10 +116,15 @@ extension DiskCache {
     public func verify(repair: Bool = false) throws -> CacheVerifyReport {
         try locked { state, index in
             try Self.flush(&state, index)
-            return try Self.verify(index: index, folder: folder, repair: repair)
+            guard repair else { return try Self.verify(index: index, folder: folder, repair: false) }
+            try Self.register(&state, index, removingEnded: false, durable: configuration.syncWrites)
+            let report = try Self.verify(index: index, folder: folder, repair: true)
+            index.checkpoint(ifWALPagesAtLeast: CacheIndex.writerCheckpointPages)
+            return report
         }
     }
 
+    /// `verify(repair:)` on `index`, for a caller that registered first when it repairs.
     static func verify(index: CacheIndex, folder: CacheFolder, repair: Bool) throws -> CacheVerifyReport {
         var report = try index.connection.writeTransaction("verify") {
             let rows = try index.allFiles()

@@ -10,8 +10,12 @@ import Synchronization
 /// - A row whose file is missing or of the wrong size is a miss, and is removed.
 /// - Reads are stamped in memory and written in batches; `sweep()` evicts least recently accessed
 ///   first, down to a low-water mark, when the total is over `sizeLimit`.
-/// - Opening removes files left in tmp/ by writers that have ended, and, when a process that had the
-///   cache open ended without closing it (or the index is new), reconciles the index with data/.
+/// - Opening removes files left in tmp/ by writers that have ended, and, when a process that changed
+///   the cache ended without closing it (or the index is new), reconciles the index with data/.
+/// - Only writes sync: a lookup, a read and the access stamps it leads to flush nothing to disk. The
+///   index's WAL is checkpointed (what syncs in SQLite's WAL mode) by writes once it reaches
+///   `CacheIndex.writerCheckpointPages`, by `sweep()` and by `close()` of an instance that wrote; by
+///   any write, access stamps included, once it reaches `CacheIndex.walPageLimit`.
 ///
 /// Every method is synchronous and thread-safe; one instance serialises its own calls. Index locks
 /// held by other processes are waited for (up to `lockTimeout`), never reported as "database is locked".
@@ -22,11 +26,13 @@ public final class DiskCache: Sendable {
     let folder: CacheFolder
     let state: Mutex<State>
 
-    /// What the lock guards: the index connection (nil once closed) and the pending access stamps.
+    /// What the lock guards: the index connection (nil once closed), the pending access stamps, and
+    /// whether this instance is in the index's sessions, which it is from its first write on.
     struct State {
         var index: CacheIndex?
         var stamps: AccessStamps
         let session: CacheIndex.Session
+        var isRegistered = false
     }
 
     private static let instances = Atomic<Int>(0)
@@ -42,32 +48,35 @@ public final class DiskCache: Sendable {
             lockTimeout: configuration.lockTimeout)
         let session = CacheIndex.Session(
             process: .current, instance: Self.instances.wrappingAdd(1, ordering: .relaxed).newValue)
-        let someoneCrashed = try index.connection.writeTransaction("open") {
-            let ended = try index.sessions().filter { !$0.process.isAlive }
-            for old in ended { try index.delete(old) }
-            try index.insert(session, now: Date())
-            return !ended.isEmpty
-        }
-        if someoneCrashed || index.isNew {
-            _ = try Self.verify(index: index, folder: folder, repair: true)
+        var state = State(
+            index: index, stamps: AccessStamps(
+                flushCount: configuration.accessStampFlushCount, flushInterval: configuration.accessStampFlushInterval),
+            session: session)
+        let someoneEnded = try index.connection.read("open") { try index.sessions().contains { !$0.process.isAlive } }
+        if someoneEnded || index.isNew {
+            // Registered before it repairs, so that if this process ends mid-way the next open repairs again.
+            let someoneCrashed = try Self.register(&state, index, removingEnded: true, durable: configuration.syncWrites)
+            if someoneCrashed || index.isNew { _ = try Self.verify(index: index, folder: folder, repair: true) }
         } else {
             for path in folder.staleTemporaries() { folder.removeTemporary(path) }
         }
         self.folder = folder
-        let stamps = AccessStamps(
-            flushCount: configuration.accessStampFlushCount, flushInterval: configuration.accessStampFlushInterval)
-        state = Mutex(State(index: index, stamps: stamps, session: session))
+        self.state = Mutex(state)
     }
 
     deinit { close() }
 
-    /// Writes pending access stamps, unregisters this process and closes the index. Later calls throw
-    /// `ImgCacheError.cacheIndex`. Also done when the cache is deallocated.
+    /// Writes pending access stamps and closes the index; an instance that wrote first checkpoints
+    /// the WAL into the database (without waiting for other processes) and unregisters. Later calls
+    /// throw `ImgCacheError.cacheIndex`. Also done when the cache is deallocated.
     public func close() {
         state.withLock { state in
             guard let index = state.index else { return }
             try? Self.flush(&state, index)
-            try? index.connection.writeTransaction("close") { try index.delete(state.session) }
+            if state.isRegistered {
+                try? index.checkpoint(.passive)
+                try? index.connection.writeTransaction("close") { try index.delete(state.session) }
+            }
             index.connection.close()
             state.index = nil
         }
@@ -85,7 +94,7 @@ public final class DiskCache: Sendable {
         try locked { state, index in
             guard let entry = try index.connection.read("look up", { try index.entry(for: key) }) else { return nil }
             guard folder.state(ofDataFile: entry.fileName) == .regular(size: entry.byteCount) else {
-                return try repair(key, index)
+                return try repair(key, &state, index)
             }
             try recordAccess(key, &state, index)
             return entry
@@ -97,7 +106,7 @@ public final class DiskCache: Sendable {
         guard let entry = try locked({ _, index in try index.connection.read("look up", { try index.entry(for: key) }) })
         else { return nil }
         var found = try folder.readDataFile(entry.fileName, expectedSize: entry.byteCount)
-        if found == nil, let current = try locked({ _, index in try repair(key, index) }) {
+        if found == nil, let current = try locked({ state, index in try repair(key, &state, index) }) {
             found = try folder.readDataFile(current.fileName, expectedSize: current.byteCount)
         }
         guard let found else { return nil }
@@ -178,7 +187,7 @@ public final class DiskCache: Sendable {
             var renamed = false
             let committed: (CacheEntry, Int)
             do {
-                committed = try index.connection.writeTransaction("store") {
+                committed = try write("store", &state, index) { _ in
                     // Stamped once the write lock is held, so that stamps follow commit order.
                     let now = Date()
                     let entry = CacheEntry(
@@ -219,7 +228,7 @@ public final class DiskCache: Sendable {
         for key: String, expiresAt: Date?, etag: String? = nil, lastModified: String? = nil
     ) throws -> CacheEntry? {
         try locked { state, index in
-            try index.connection.writeTransaction("refresh") {
+            try write("refresh", &state, index) { state in
                 guard let stored = try index.entry(for: key) else { return nil }
                 _ = try index.refresh(
                     key: key, etag: etag ?? stored.etag, lastModified: lastModified ?? stored.lastModified,
@@ -235,7 +244,7 @@ public final class DiskCache: Sendable {
     @discardableResult
     public func remove(key: String, cascadeVariants: Bool = false) throws -> Int {
         try locked { state, index in
-            try index.connection.writeTransaction("remove") {
+            try write("remove", &state, index) { state in
                 var removed = try index.entry(for: key).map { [$0] } ?? []
                 if cascadeVariants { removed += try index.variants(of: key) }
                 for entry in removed {
@@ -260,10 +269,40 @@ public final class DiskCache: Sendable {
         }
     }
 
+    /// Runs `body` in a write transaction that changes entries or data/, registered first, then
+    /// checkpoints when the WAL has reached `CacheIndex.writerCheckpointPages`.
+    func write<T>(
+        _ operation: String, _ state: inout State, _ index: CacheIndex, _ body: (inout State) throws -> T
+    ) throws -> T {
+        try Self.register(&state, index, removingEnded: false, durable: configuration.syncWrites)
+        let result = try index.connection.writeTransaction(operation) { try body(&state) }
+        index.checkpoint(ifWALPagesAtLeast: CacheIndex.writerCheckpointPages)
+        return result
+    }
+
+    /// Adds this instance to the index's sessions unless it is there, so that if it ends without
+    /// closing, the next open reconciles the index with data/; with `removingEnded`, removes the
+    /// sessions of processes that have ended, and returns whether there were any. With `durable` the
+    /// row is flushed to disk (one sync, once an instance), so that a power cut cannot lose it yet
+    /// keep a file renamed into data/ after it.
+    @discardableResult
+    static func register(_ state: inout State, _ index: CacheIndex, removingEnded: Bool, durable: Bool) throws -> Bool {
+        guard !state.isRegistered else { return false }
+        let session = state.session
+        let someoneEnded = try index.writeTransaction("register", durable: durable) {
+            let ended = removingEnded ? try index.sessions().filter { !$0.process.isAlive } : []
+            for old in ended { try index.delete(old) }
+            try index.insert(session, now: Date())
+            return !ended.isEmpty
+        }
+        state.isRegistered = true
+        return someoneEnded
+    }
+
     /// Under the write lock, where no other process is between a rename and its commit: returns the
     /// entry for `key` when its file is as recorded, else removes the row (and a wrong file) and returns nil.
-    private func repair(_ key: String, _ index: CacheIndex) throws -> CacheEntry? {
-        try index.connection.writeTransaction("repair") {
+    private func repair(_ key: String, _ state: inout State, _ index: CacheIndex) throws -> CacheEntry? {
+        try write("repair", &state, index) { _ in
             guard let entry = try index.entry(for: key) else { return nil }
             switch folder.state(ofDataFile: entry.fileName) {
             case .regular(let size) where size == entry.byteCount:
@@ -282,10 +321,12 @@ public final class DiskCache: Sendable {
         if state.stamps.record(key, at: Date().timeIntervalSince1970) { try Self.flush(&state, index) }
     }
 
-    /// Writes the pending access stamps in one transaction.
+    /// Writes the pending access stamps in one transaction, which syncs nothing: it checkpoints only
+    /// once the WAL has reached `CacheIndex.walPageLimit`.
     static func flush(_ state: inout State, _ index: CacheIndex) throws {
         guard !state.stamps.pending.isEmpty else { return }
         let stamps = state.stamps.take()
         try index.stampAccesses(stamps)
+        index.checkpoint(ifWALPagesAtLeast: CacheIndex.walPageLimit)
     }
 }

@@ -5,8 +5,27 @@ import Foundation
 /// `read` or `writeTransaction`, which wait out other processes' locks (SQLite's busy time-out, then
 /// retries with back-off until `lockTimeout`) so that "database is locked" never reaches a caller, and
 /// which turn SQLite failures into `ImgCacheError.cacheIndex`.
+///
+/// In WAL mode with `synchronous = NORMAL` SQLite syncs when it checkpoints, and when it writes the
+/// header of a WAL that is new or starts over after a complete checkpoint. It checkpoints on its own
+/// after a commit that takes the WAL past 1000 pages, and when the last connection closes (removing
+/// the WAL, so that the next write starts a new one). This connection does neither: it checkpoints
+/// only in `checkpoint(_:)` and leaves the WAL in place when it closes, so that its owner decides who
+/// pays for the syncs.
 final class SQLiteConnection {
+    /// How `checkpoint(_:)` copies the WAL into the database file.
+    enum CheckpointMode {
+        /// As much as no reader still needs, without waiting for any lock.
+        case passive
+        /// Everything, waiting (as for any lock, about a second at most) for readers of older
+        /// snapshots and for the writer; then the WAL is truncated to nothing.
+        case truncate
+    }
+
     let path: String
+    /// Pages in the WAL after this connection's last commit (every connection's pages, up to that
+    /// commit); 0 before it commits.
+    private(set) var walPages = 0
     private let handle: OpaquePointer
     private let lockTimeout: TimeInterval
     private var statements: [String: OpaquePointer] = [:]
@@ -26,6 +45,33 @@ final class SQLiteConnection {
         self.lockTimeout = lockTimeout
         sqlite3_extended_result_codes(opened, 1)
         sqlite3_busy_handler(opened, Self.waitForLock, nil)
+        imgcache_sqlite3_keep_wal_on_close(opened)
+        // Replaces SQLite's automatic checkpoint, which is a WAL hook too.
+        sqlite3_wal_hook(opened, Self.recordWALPages, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    /// SQLite's WAL hook, called after each commit of this connection with the WAL's size in pages.
+    private static let recordWALPages: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafePointer<CChar>?, Int32)
+        -> Int32 = { context, _, _, pages in
+            guard let context else { return SQLITE_OK }
+            Unmanaged<SQLiteConnection>.fromOpaque(context).takeUnretainedValue().walPages = Int(pages)
+            return SQLITE_OK
+        }
+
+    /// Copies the WAL's pages into the database file, syncing the WAL before and the file after.
+    /// Returns true when every page of the WAL is in the database file (the next write then starts
+    /// the WAL over from its beginning, syncing its new header), false when readers, the writer or
+    /// another checkpoint held some back.
+    func checkpoint(_ mode: CheckpointMode) throws -> Bool {
+        try checkOpen()
+        // Set by SQLite once the checkpoint ran, even when a lock stopped it before the end.
+        var pages: Int32 = -1
+        var copied: Int32 = -1
+        let sqliteMode = mode == .passive ? SQLITE_CHECKPOINT_PASSIVE : SQLITE_CHECKPOINT_TRUNCATE
+        let status = sqlite3_wal_checkpoint_v2(handle, nil, sqliteMode, &pages, &copied)
+        let error = SQLiteError(code: status, message: status == SQLITE_OK ? "" : errorMessage)
+        guard status == SQLITE_OK || error.isBusy else { throw converted(error, operation: "checkpoint") }
+        return pages >= 0 && pages == copied
     }
 
     /// SQLite's busy handler: called while another connection holds a lock, with the number of
