@@ -48,6 +48,14 @@ do {
         FileHandle.standardOutput.write(Data("ready\n".utf8))
         var workload = CrashWorkload(cache: cache, seed: UInt64(try number("seed")))
         try workload.run()
+    case "big-write":
+        // One store of a payload large enough (128 MiB, flushed) that a test sees its temporary
+        // file in tmp/ and kills the process before the rename.
+        let cache = try openCache(sizeLimit: Int.max, sync: true)
+        let payload = Payload(key: "big", version: "\(getpid()).1", size: 128 << 20)
+        FileHandle.standardOutput.write(Data("ready\n".utf8))
+        try cache.store(payload.bytes, for: "big", etag: "\"\(payload.version)\"")
+        print("stored")
     case "check":
         let cache = try openCache(sizeLimit: Int.max, sync: false, sweeps: false)
         for entry in try cache.entries() {
@@ -73,7 +81,7 @@ do {
         }
         print("files \(names.count)")
     default:
-        throw WorkerFailure(description: "usage: cache-worker mixed|crash|check|check-files --root DIR ...")
+        throw WorkerFailure(description: "usage: cache-worker mixed|crash|big-write|check|check-files --root DIR ...")
     }
 } catch {
     FileHandle.standardError.write(Data("cache-worker: \(error)\n".utf8))
