@@ -32,12 +32,16 @@ let package = Package(
         // The overlay's drawing (outlines and text) with cairo, for the CLI only: the ImgCache
         // library never links a drawing library.
         .systemLibrary(name: "CCairo", path: "Sources/CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+        // `imgcache serve`'s HTTP server (libmicrohttpd, its variadic calls wrapped in the shim), for
+        // the CLI only: the ImgCache library never links it.
+        .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .target(
             name: "ImgCache",
             dependencies: ["CGIF", "CPNG", "CJPEG", "CSQLite", "CCrypto", "CDeflate", "CLCMS", "CWebP", "CHiredis"],
             path: "Sources/ImgCache"
         ),
         .target(name: "ImgCacheDrawing", dependencies: ["ImgCache", "CCairo"], path: "Sources/ImgCacheDrawing"),
+        .target(name: "ImgCacheServer", dependencies: ["ImgCache", "CMicroHTTPD"], path: "Sources/ImgCacheServer", exclude: ["URLs"]),
         .target(name: "ImgCacheCommandLine", dependencies: ["ImgCache", "ImgCacheDrawing"], path: "Sources/ImgCacheCommandLine"),
         // `imgcache serve`'s URLs: imgproxy-compatible signed paths and options to ImageRequests, pure
         // Swift with HMAC-SHA256 from libcrypto (no HTTP).
@@ -59,6 +63,8 @@ let package = Package(
         .testTarget(
             name: "ServerURLTests", dependencies: ["ImgCacheServerURLs", "ImgCache", "TestSupport"], path: "Tests/ServerURLTests",
             exclude: ["Scripts"]),
+        // Starts HTTPServer on 127.0.0.1 (port 0); the awkward clients are Tests/Servers/*.py.
+        .testTarget(name: "ServerTests", dependencies: ["ImgCacheServer"], path: "Tests/ServerTests"),
         .testTarget(name: "ConformanceTests", dependencies: ["ImgCache", "TestSupport"], path: "Tests/ConformanceTests"),
         // Starts its own servers on 127.0.0.1: Tests/Servers/fault_server.py and Debian's nginx.
         .testTarget(name: "IntegrationTests", dependencies: ["ImgCache", "ImgCacheCLI", "feed-widget", "service-example", "TestSupport"],

@@ -1,0 +1,74 @@
+#include <stdarg.h>
+#include <stdio.h>
+#include <sys/socket.h>
+#include <microhttpd.h>
+
+/* MHD_start_daemon, MHD_get_daemon_info and MHD_get_connection_info are variadic, which Swift
+ * cannot call: these wrappers take fixed arguments. */
+
+/* The last message MHD logged, for the error thrown when a daemon does not start. Written by
+ * MHD's threads while the daemon runs (and then never read). */
+struct imgcache_mhd_log {
+    char last[512];
+};
+
+static void imgcache_mhd_log_message(void *cls, const char *format, va_list arguments) {
+    struct imgcache_mhd_log *log = cls;
+    vsnprintf(log->last, sizeof log->last, format, arguments);
+}
+
+/* Everything a daemon is started with. */
+struct imgcache_mhd_settings {
+    const struct sockaddr *address; /* AF_INET or AF_INET6, with the port (0: any free port) */
+    unsigned int connection_limit;
+    unsigned int connection_timeout; /* seconds */
+    size_t connection_memory_limit;
+    MHD_AccessHandlerCallback access_handler;
+    MHD_RequestCompletedCallback request_completed;
+    MHD_NotifyConnectionCallback connection_notified;
+    void *(*uri_received)(void *cls, const char *uri, struct MHD_Connection *connection);
+    void *context; /* the closure of every callback above */
+    struct imgcache_mhd_log *log;
+};
+
+/* One internal thread polls every socket with epoll; handlers suspend their connection and resume
+ * it when the response is ready. Strict about the request's syntax (HTTP/1.1 needs Host, no spaces
+ * in the target). */
+static inline struct MHD_Daemon *imgcache_mhd_start(const struct imgcache_mhd_settings *settings) {
+    unsigned int flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG;
+    if (settings->address->sa_family == AF_INET6) {
+        flags |= MHD_USE_IPv6;
+    }
+    struct MHD_OptionItem options[] = {
+        { MHD_OPTION_SOCK_ADDR, 0, (void *)settings->address },
+        { MHD_OPTION_CONNECTION_LIMIT, (intptr_t)settings->connection_limit, NULL },
+        { MHD_OPTION_CONNECTION_TIMEOUT, (intptr_t)settings->connection_timeout, NULL },
+        { MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t)settings->connection_memory_limit, NULL },
+        { MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)settings->request_completed, settings->context },
+        { MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)settings->connection_notified, settings->context },
+        { MHD_OPTION_URI_LOG_CALLBACK, (intptr_t)settings->uri_received, settings->context },
+        { MHD_OPTION_EXTERNAL_LOGGER, (intptr_t)imgcache_mhd_log_message, settings->log },
+        { MHD_OPTION_STRICT_FOR_CLIENT, 1, NULL },
+        { MHD_OPTION_END, 0, NULL },
+    };
+    return MHD_start_daemon(flags, 0, NULL, NULL, settings->access_handler, settings->context,
+                            MHD_OPTION_ARRAY, options, MHD_OPTION_END);
+}
+
+/* The port the daemon listens on (the one the system picked when 0 was asked for); 0 when unknown. */
+static inline uint16_t imgcache_mhd_bound_port(struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+    return info == NULL ? 0 : info->port;
+}
+
+/* The client's address, or NULL. */
+static inline const struct sockaddr *imgcache_mhd_client_address(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    return info == NULL ? NULL : info->client_addr;
+}
+
+/* The length of the request line and header fields as received, CRLFs included; 0 when unknown. */
+static inline size_t imgcache_mhd_request_header_size(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE);
+    return info == NULL ? 0 : info->header_size;
+}

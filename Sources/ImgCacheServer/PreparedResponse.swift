@@ -1,0 +1,109 @@
+import Glibc
+import Synchronization
+
+/// A response ready for MHD's thread: status checked, framing headers left out, file opened.
+/// Prepared on the task that delivers it, so MHD's thread never opens a file.
+struct PreparedResponse: Sendable {
+    enum Body: Sendable {
+        case bytes([UInt8])
+        case file(OpenFile)
+    }
+
+    /// Headers the HTTP library writes itself from the body; the handler's are not sent.
+    private static let framingHeaders: Set<String> = ["content-length", "transfer-encoding"]
+
+    let status: Int
+    let headers: HTTPHeaders
+    let body: Body
+
+    init(_ response: HTTPResponse) {
+        guard (200...599).contains(response.status) else {
+            self.init(text: 500, "the handler answered status \(response.status), not 200...599")
+            return
+        }
+        let headers = HTTPHeaders(response.headers.fields.filter { !Self.framingHeaders.contains($0.name.lowercased()) })
+        switch response.body {
+        case .bytes(let bytes):
+            self.init(status: response.status, headers: headers, body: .bytes(bytes))
+        case .file(let path):
+            switch OpenFile.open(path: path) {
+            case .success(let file):
+                self.init(status: response.status, headers: headers, body: .file(file))
+            case .failure(let error):
+                self.init(text: 500, "cannot open the response's file: \(error.reason)")
+            }
+        }
+    }
+
+    /// A one-line plain-text response (`HTTPResponse.text`).
+    init(text status: Int, _ line: String, headers: HTTPHeaders = HTTPHeaders()) {
+        let response = HTTPResponse.text(status: status, line, headers: headers)
+        self.init(status: response.status, headers: response.headers, body: .bytes(Self.bytes(of: response.body)))
+    }
+
+    private init(status: Int, headers: HTTPHeaders, body: Body) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    private static func bytes(of body: HTTPResponse.Body) -> [UInt8] {
+        if case .bytes(let bytes) = body { return bytes }
+        return []
+    }
+}
+
+/// An open regular file whose descriptor is handed to MHD (which closes it when the response is
+/// done), or closed here when it never is.
+final class OpenFile: Sendable {
+    /// Why a file could not be opened, as `strerror` says.
+    struct Failure: Error {
+        let reason: String
+    }
+
+    let size: UInt64
+    private let descriptor: Mutex<Int32?>
+
+    private init(descriptor: Int32, size: UInt64) {
+        self.descriptor = Mutex(descriptor)
+        self.size = size
+    }
+
+    deinit {
+        if let descriptor = descriptor.withLock({ $0 }) {
+            close(descriptor)
+        }
+    }
+
+    /// Opens `path` for reading; fails unless it is a regular file. Opened without blocking (a
+    /// FIFO never stalls the caller), then switched to blocking reads, as `sendfile` wants.
+    static func open(path: String) -> Result<OpenFile, Failure> {
+        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
+        guard descriptor >= 0 else { return .failure(Failure(reason: String(cString: strerror(errno)))) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(descriptor)
+            return .failure(Failure(reason: reason))
+        }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            close(descriptor)
+            return .failure(Failure(reason: "not a regular file"))
+        }
+        let flags = fcntl(descriptor, F_GETFL)
+        guard flags >= 0, fcntl(descriptor, F_SETFL, flags & ~O_NONBLOCK) == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(descriptor)
+            return .failure(Failure(reason: reason))
+        }
+        return .success(OpenFile(descriptor: descriptor, size: UInt64(status.st_size)))
+    }
+
+    /// The descriptor, once: the caller owns it from now on.
+    func take() -> Int32? {
+        descriptor.withLock { descriptor in
+            defer { descriptor = nil }
+            return descriptor
+        }
+    }
+}

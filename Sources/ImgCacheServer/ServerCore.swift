@@ -1,0 +1,311 @@
+import Foundation
+import Synchronization
+
+/// The server's rules and state, between MHD's thread (which calls it from `MHDDaemon`'s
+/// callbacks, and must never wait) and the tasks that run handlers.
+///
+/// A request's life: its request line makes an `Exchange`; once its headers are in, `screen`
+/// answers it at once (414, 431, 405, 400) or accepts it; once the whole request is in, `begin` answers it
+/// (503 when full) or admits it; an admitted request's connection is
+/// suspended and a task waits for a slot, runs the handler and delivers the response, racing the
+/// request's time-out; the delivery resumes the connection and MHD sends the response; MHD then
+/// reports the request `completed`.
+final class ServerCore: Sendable {
+    enum Phase: Sendable, Equatable {
+        case running
+        /// Not accepting; requests in flight (and new ones on open connections) are answered.
+        case draining
+        /// The drain is over: every request still waiting is answered 503, new ones too.
+        case stopping
+        case stopped
+    }
+
+    /// What `screen` decided.
+    enum Screening: Sendable {
+        case answer(PreparedResponse)
+        case accept(HTTPRequest)
+    }
+
+    /// What `begin` decided.
+    enum Beginning: Sendable {
+        case answer(PreparedResponse)
+        /// Suspend the connection, then call `start(_:_:on:)` with this.
+        case run(Admitted)
+    }
+
+    /// A request given a slot or a place in the queue.
+    struct Admitted: Sendable {
+        let request: HTTPRequest
+        let admission: AdmissionQueue.Admission
+        let deadline: ContinuousClock.Instant
+    }
+
+    private struct State {
+        var phase = Phase.running
+        /// Exchanges whose connection is suspended, until their response is delivered.
+        var suspended: [ObjectIdentifier: Exchange] = [:]
+        /// Requests that reached `begin` and are not completed yet.
+        var inFlight = 0
+        var idleWaiters: [IdleWaiter] = []
+        var statistics = HTTPServer.Statistics()
+    }
+
+    private let configuration: HTTPServer.Configuration
+    private let handler: HTTPServer.Handler
+    private let admission: AdmissionQueue
+    private let state = Mutex(State())
+
+    init(configuration: HTTPServer.Configuration, handler: @escaping HTTPServer.Handler) {
+        self.configuration = configuration
+        self.handler = handler
+        self.admission = AdmissionQueue(maxRunning: configuration.maxInFlight, maxWaiting: configuration.maxQueued)
+    }
+
+    var phase: Phase {
+        state.withLock { $0.phase }
+    }
+
+    /// Whether responses close their connection (`Connection: close`): from the start of a
+    /// shutdown, so that clients take their next request elsewhere.
+    var closesConnections: Bool {
+        phase != .running
+    }
+
+    var statistics: HTTPServer.Statistics {
+        let counts = admission.counts
+        var statistics = state.withLock { state in
+            var statistics = state.statistics
+            statistics.requestsInFlight = state.inFlight
+            return statistics
+        }
+        statistics.handlersRunning = counts.running
+        statistics.requestsQueued = counts.waiting
+        return statistics
+    }
+
+    // MARK: MHD's thread
+
+    func connectionOpened() {
+        state.withLock {
+            $0.statistics.connectionsAccepted += 1
+            $0.statistics.openConnections += 1
+        }
+    }
+
+    func connectionClosed() {
+        state.withLock { $0.statistics.openConnections -= 1 }
+    }
+
+    func requestLine(target: String) -> Exchange {
+        Exchange(target: target)
+    }
+
+    /// The headers are in: answers now what can be told from them alone (before any body is
+    /// read, so MHD closes the connection after the answer), or accepts the request.
+    func screen(_ exchange: Exchange, method: String, headers: HTTPHeaders, headerBytes: Int, peer: NetworkAddress?) -> Screening {
+        state.withLock { $0.inFlight += 1 }
+        let target = exchange.target
+        guard target.utf8.count <= configuration.maxRequestTargetBytes else {
+            return .answer(PreparedResponse(text: 414, "the request target is over \(configuration.maxRequestTargetBytes) bytes"))
+        }
+        guard headerBytes <= configuration.maxHeaderBytes else {
+            return .answer(PreparedResponse(text: 431, "the request line and header fields are over \(configuration.maxHeaderBytes) bytes"))
+        }
+        guard let method = HTTPMethod(rawValue: method) else {
+            return .answer(PreparedResponse(text: 405, "method not allowed: only GET and HEAD", headers: ["Allow": "GET, HEAD"]))
+        }
+        guard target.hasPrefix("/"), target.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
+            return .answer(PreparedResponse(text: 400, "the request target must be a path of visible ASCII characters"))
+        }
+        guard headers["transfer-encoding"] == nil, headers.values(for: "content-length").allSatisfy({ $0 == "0" }) else {
+            return .answer(PreparedResponse(text: 400, "a GET or HEAD request takes no body"))
+        }
+        guard let peer else {
+            return .answer(PreparedResponse(text: 500, "the client's address is unknown"))
+        }
+        let query = target.firstIndex(of: "?")
+        return .accept(HTTPRequest(
+            method: method, path: String(target[..<(query ?? target.endIndex)]),
+            query: query.map { String(target[target.index(after: $0)...]) } ?? "", headers: headers, peer: peer))
+    }
+
+    /// The whole request is in: answers 503 when the server is full or stopping, or admits it.
+    func begin(_ request: HTTPRequest) -> Beginning {
+        guard phase == .running || phase == .draining else {
+            return .answer(shuttingDown)
+        }
+        let admission = admission.admit()
+        if case .refuse = admission {
+            state.withLock { $0.statistics.refusedRequests += 1 }
+            let counts = self.admission.counts
+            return .answer(PreparedResponse(
+                text: 503, "too busy: \(counts.running) running, \(counts.waiting) waiting", headers: retryAfter))
+        }
+        let deadline = ContinuousClock.now.advanced(by: .seconds(configuration.requestTimeout))
+        return .run(Admitted(request: request, admission: admission, deadline: deadline))
+    }
+
+    /// The exchange's connection is suspended: starts the task that answers it (or answers 503
+    /// at once when the server is stopping).
+    func start(_ exchange: Exchange, _ admitted: Admitted, on connection: MHDConnection) {
+        exchange.suspended(on: connection)
+        let registered = state.withLock { state in
+            guard state.phase == .running || state.phase == .draining else { return false }
+            state.suspended[ObjectIdentifier(exchange)] = exchange
+            return true
+        }
+        guard registered else {
+            switch admitted.admission {
+            case .run: admission.finish()
+            case .wait(let ticket): if !admission.withdraw(ticket) { admission.finish() }
+            case .refuse: break
+            }
+            exchange.deliver(shuttingDown)
+            return
+        }
+        exchange.attach(Task { await self.answer(exchange, admitted) })
+    }
+
+    func completed(_ exchange: Exchange) {
+        guard exchange.started else { return }
+        let waiters: [IdleWaiter] = state.withLock { state in
+            state.inFlight -= 1
+            if state.phase == .draining { state.statistics.requestsDrained += 1 }
+            guard state.inFlight == 0 else { return [] }
+            defer { state.idleWaiters = [] }
+            return state.idleWaiters
+        }
+        for waiter in waiters { waiter.finish(idle: true) }
+    }
+
+    // MARK: Handlers
+
+    /// Runs the handler and the request's time-out; the first to answer wins.
+    private func answer(_ exchange: Exchange, _ admitted: Admitted) async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await self.runHandler(exchange, admitted) }
+            group.addTask { await self.expire(exchange, admitted) }
+            await group.next()
+            group.cancelAll()
+        }
+    }
+
+    private func runHandler(_ exchange: Exchange, _ admitted: Admitted) async {
+        if case .wait(let ticket) = admitted.admission {
+            guard await admission.turn(ticket) else { return }
+        }
+        guard !Task.isCancelled else {
+            admission.finish()
+            return
+        }
+        let response = await handler(admitted.request)
+        admission.finish()
+        guard !exchange.isDelivered else { return }
+        deliver(PreparedResponse(response), to: exchange)
+    }
+
+    /// At the deadline: 503 for a request still waiting for a slot (it never ran), 504 for one
+    /// whose handler is running (which is cancelled, and keeps its slot until it returns).
+    private func expire(_ exchange: Exchange, _ admitted: Admitted) async {
+        guard (try? await Task.sleep(until: admitted.deadline, clock: .continuous)) != nil else { return }
+        let timeout = configuration.requestTimeout
+        let seconds = timeout == timeout.rounded() && abs(timeout) < 1e15 ? String(Int(timeout)) : String(timeout)
+        if case .wait(let ticket) = admitted.admission, admission.withdraw(ticket) {
+            let response = PreparedResponse(text: 503, "too busy: no handler was free within \(seconds) s", headers: retryAfter)
+            deliver(response, to: exchange, counting: \.queueTimeouts)
+        } else {
+            deliver(PreparedResponse(text: 504, "the handler did not answer within \(seconds) s"), to: exchange, counting: \.handlerTimeouts)
+        }
+    }
+
+    /// Delivers `response` unless another was; counts it in `counter` before the client can see it.
+    private func deliver(_ response: PreparedResponse, to exchange: Exchange, counting counter: WritableKeyPath<HTTPServer.Statistics, Int>? = nil) {
+        let delivered = exchange.deliver(response) {
+            if let counter { state.withLock { $0.statistics[keyPath: counter] += 1 } }
+        }
+        if delivered {
+            state.withLock { _ = $0.suspended.removeValue(forKey: ObjectIdentifier(exchange)) }
+        }
+    }
+
+    private var retryAfter: HTTPHeaders {
+        ["Retry-After": String(configuration.retryAfter)]
+    }
+
+    private var shuttingDown: PreparedResponse {
+        PreparedResponse(text: 503, "the server is shutting down", headers: retryAfter)
+    }
+
+    // MARK: Shutdown
+
+    /// Starts draining; returns the requests in flight.
+    func beginDraining() -> Int {
+        state.withLock { state in
+            state.phase = .draining
+            return state.inFlight
+        }
+    }
+
+    /// Waits until no request is in flight (true) or `seconds` pass (false).
+    func waitUntilIdle(seconds: TimeInterval) async -> Bool {
+        let waiter = IdleWaiter()
+        let idle = state.withLock { state in
+            guard state.inFlight > 0 else { return true }
+            state.idleWaiters.append(waiter)
+            return false
+        }
+        if idle { return true }
+        let timer = Task {
+            guard (try? await Task.sleep(for: .seconds(seconds))) != nil else { return }
+            waiter.finish(idle: false)
+        }
+        defer { timer.cancel() }
+        return await waiter.result()
+    }
+
+    /// Ends the drain: every request still waiting for its response is answered 503 (and its
+    /// handler cancelled), and so is every new one. Returns how many were waiting.
+    func beginStopping() -> Int {
+        let waiting = state.withLock { state in
+            state.phase = .stopping
+            defer { state.suspended = [:] }
+            return Array(state.suspended.values)
+        }
+        return waiting.filter { $0.deliver(shuttingDown) }.count
+    }
+
+    func stopped() {
+        state.withLock { $0.phase = .stopped }
+    }
+}
+
+/// One wait for the server to go idle, ended by the idle server or by its time limit, whichever
+/// comes first.
+private final class IdleWaiter: Sendable {
+    private struct State {
+        var idle: Bool?
+        var continuation: CheckedContinuation<Bool, Never>?
+    }
+
+    private let state = Mutex(State())
+
+    func finish(idle: Bool) {
+        let continuation: CheckedContinuation<Bool, Never>? = state.withLock { state in
+            guard state.idle == nil else { return nil }
+            state.idle = idle
+            defer { state.continuation = nil }
+            return state.continuation
+        }
+        continuation?.resume(returning: idle)
+    }
+
+    func result() async -> Bool {
+        await withCheckedContinuation { continuation in
+            let idle: Bool? = state.withLock { state in
+                if state.idle == nil { state.continuation = continuation }
+                return state.idle
+            }
+            if let idle { continuation.resume(returning: idle) }
+        }
+    }
+}
