@@ -20,6 +20,7 @@ static void imgcache_mhd_log_message(void *cls, const char *format, va_list argu
 /* Everything a daemon is started with. */
 struct imgcache_mhd_settings {
     const struct sockaddr *address; /* AF_INET or AF_INET6, with the port (0: any free port) */
+    uint16_t port;                  /* the same port, for MHD's messages */
     unsigned int connection_limit;
     unsigned int connection_timeout; /* seconds */
     size_t connection_memory_limit;
@@ -51,7 +52,7 @@ static inline struct MHD_Daemon *imgcache_mhd_start(const struct imgcache_mhd_se
         { MHD_OPTION_STRICT_FOR_CLIENT, 1, NULL },
         { MHD_OPTION_END, 0, NULL },
     };
-    return MHD_start_daemon(flags, 0, NULL, NULL, settings->access_handler, settings->context,
+    return MHD_start_daemon(flags, settings->port, NULL, NULL, settings->access_handler, settings->context,
                             MHD_OPTION_ARRAY, options, MHD_OPTION_END);
 }
 

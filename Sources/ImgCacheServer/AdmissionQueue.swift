@@ -5,14 +5,12 @@ import Synchronization
 ///
 /// `admit()` is synchronous, for MHD's thread; waiting for a turn is async and cancellable.
 final class AdmissionQueue: Sendable {
-    /// What `admit()` decided.
+    /// A request let in by `admit()`.
     enum Admission: Sendable {
         /// A slot is taken: run the handler now, then call `finish()`.
         case run
         /// Queued: wait for `turn(_:)`.
         case wait(Ticket)
-        /// Every slot and every place in the queue is taken.
-        case refuse
     }
 
     /// A place in the queue.
@@ -49,13 +47,14 @@ final class AdmissionQueue: Sendable {
         state.withLock { ($0.running, $0.waiting.count) }
     }
 
-    func admit() -> Admission {
+    /// A slot, a place in the queue, or nil when every one of both is taken.
+    func admit() -> Admission? {
         state.withLock { state in
             if state.running < maxRunning {
                 state.running += 1
                 return .run
             }
-            guard state.waiting.count < maxWaiting else { return .refuse }
+            guard state.waiting.count < maxWaiting else { return nil }
             let ticket = Ticket(number: state.nextTicket)
             state.nextTicket += 1
             state.waiting.append(Waiter(ticket: ticket, continuation: nil))

@@ -47,8 +47,8 @@ final class Exchange: Sendable {
         return true
     }
 
-    /// Records that `connection` is suspended until the response is delivered (at once, when it
-    /// already was).
+    /// Records that `connection` is suspended until the response is delivered (and resumes it at
+    /// once when one already was).
     func suspended(on connection: MHDConnection) {
         let resumeNow = state.withLock { state in
             if state.delivered { return true }
@@ -67,9 +67,9 @@ final class Exchange: Sendable {
         if cancelled { work.cancel() }
     }
 
-    /// Sets the response, cancels the handler's task (unless it delivered), calls `delivered`
-    /// and resumes the connection; false (and nothing changes) when a response was delivered
-    /// already.
+    /// Sets the response, cancels the task that runs the handler and the time-out (the one that
+    /// delivered is done with its work by then), calls `delivered` and resumes the connection;
+    /// false (and nothing changes) when a response was delivered already.
     @discardableResult
     func deliver(_ response: PreparedResponse, delivered: () -> Void = {}) -> Bool {
         let taken: (connection: MHDConnection?, work: Task<Void, Never>?)? = state.withLock { state in

@@ -27,11 +27,12 @@ public struct HTTPResponse: Sendable, Hashable {
     }
 
     /// A body of one line of plain text (`text/plain; charset=utf-8`), as every error the server
-    /// makes itself: `line` with CR and LF replaced by spaces, then "\n".
+    /// makes itself: `line` with every line break (CR, LF and the others) replaced by a space, then
+    /// "\n".
     public static func text(status: Int, _ line: String, headers: HTTPHeaders = HTTPHeaders()) -> HTTPResponse {
         var all = headers
         all.set(name: "Content-Type", value: "text/plain; charset=utf-8")
-        let flat = line.map { $0 == "\r" || $0 == "\n" || $0 == "\r\n" ? " " : $0 }
+        let flat = line.map { $0.isNewline ? " " : $0 }
         return HTTPResponse(status: status, headers: all, body: .bytes(Array((String(flat) + "\n").utf8)))
     }
 }

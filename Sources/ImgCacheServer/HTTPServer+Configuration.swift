@@ -6,9 +6,9 @@ extension HTTPServer {
         /// Where to listen: a numeric IPv4 or IPv6 address and a port. Default 127.0.0.1:8080;
         /// port 0 takes any free port, which `HTTPServer.address` then reports.
         public var address: NetworkAddress = .loopback(port: 8080)
-        /// The most connections open at once, idle kept-alive ones included
-        /// (`MHD_OPTION_CONNECTION_LIMIT`). Default 1024. A connection beyond it is accepted and
-        /// closed at once, before any byte is read.
+        /// The most connections open at once (at least 1), idle kept-alive ones included
+        /// (`MHD_OPTION_CONNECTION_LIMIT`). Default 1024. While it is reached, libmicrohttpd stops
+        /// accepting: new connections wait in the system's listen queue until one closes.
         public var maxConnections: Int = 1024
         /// How long, in seconds, a connection may go without a byte read or written before it is
         /// closed (`MHD_OPTION_CONNECTION_TIMEOUT`, whole seconds, rounded up): a client that
@@ -30,9 +30,10 @@ extension HTTPServer {
         /// that does not fit never reaches the server's own checks: libmicrohttpd answers it
         /// itself, 414 while the request line is not complete, 431 once it is, each with its own
         /// one-line HTML body, or closes the connection without an answer when too little room
-        /// is left for one; it then closes the connection. Keep it well above `maxHeaderBytes`.
+        /// is left for one; it then closes the connection. With the default that takes a request
+        /// of about 65,000 bytes, or about 850 small fields. Keep it well above `maxHeaderBytes`.
         public var connectionMemoryBytes: Int = 64 << 10
-        /// The most handlers running at once. Default 64. A request beyond it waits in a queue,
+        /// The most handlers running at once (at least 1). Default 64. A request beyond it waits in a queue,
         /// first come, first served.
         public var maxInFlight: Int = 64
         /// The most requests waiting for a handler. Default 256. A request beyond it is answered
@@ -43,9 +44,9 @@ extension HTTPServer {
         /// `Retry-After` (it never ran: the server is busy), and one whose handler is running is
         /// answered 504 (the handler, in practice the origin or the render behind it, was too
         /// slow) and its handler task cancelled; that handler keeps its place among `maxInFlight`
-        /// until it returns.
+        /// until it returns. Taken within 1 ms...1 year.
         public var requestTimeout: TimeInterval = 30
-        /// The `Retry-After` of every 503, in seconds. Default 1.
+        /// The `Retry-After` of every 503, in seconds (at least 0). Default 1.
         public var retryAfter: Int = 1
 
         public init() {}

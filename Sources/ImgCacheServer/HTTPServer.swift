@@ -85,11 +85,11 @@ public final class HTTPServer: Sendable {
     }
 
     private func finishShutdown(drainSeconds: TimeInterval, inFlight: Int) async -> ShutdownSummary {
-        _ = await core.waitUntilIdle(seconds: drainSeconds)
+        await core.waitUntilIdle(seconds: drainSeconds)
         let drained = core.statistics.requestsDrained
         let cutOff = core.beginStopping()
         if cutOff > 0 {
-            _ = await core.waitUntilIdle(seconds: 1)
+            await core.waitUntilIdle(seconds: 1)
         }
         daemon.stop()
         core.stopped()

@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import Foundation
 import Glibc
 import Synchronization
 
@@ -41,7 +42,8 @@ final class MHDDaemon: @unchecked Sendable {
         let started: OpaquePointer? = address.withSocketAddress { socketAddress in
             var settings = imgcache_mhd_settings(
                 address: socketAddress,
-                connection_limit: UInt32(clamping: configuration.maxConnections),
+                port: address.port,
+                connection_limit: UInt32(clamping: max(1, configuration.maxConnections)),
                 connection_timeout: wholeSeconds(configuration.idleTimeout),
                 connection_memory_limit: max(configuration.connectionMemoryBytes, 4096),
                 access_handler: accessHandler,
@@ -53,7 +55,9 @@ final class MHDDaemon: @unchecked Sendable {
             return imgcache_mhd_start(&settings)
         }
         guard let started else {
-            let message = withUnsafeBytes(of: log.pointee.last) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let message = withUnsafeBytes(of: log.pointee.last) { bytes in
+                String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            }
             log.deallocate()
             throw StartFailure(message: message.isEmpty ? "libmicrohttpd did not start" : message)
         }
@@ -159,13 +163,24 @@ private let accessHandler: MHD_AccessHandlerCallback = { context, connection, _,
     }
 }
 
-/// The request's header fields in order, names lower-cased.
+/// `value` without the spaces and tabs around it (libmicrohttpd leaves trailing tabs).
+private func trimmingWhitespace(_ value: String) -> String {
+    let scalars = value.unicodeScalars
+    let isWhitespace: (Unicode.Scalar) -> Bool = { $0 == " " || $0 == "\t" }
+    guard let first = scalars.firstIndex(where: { !isWhitespace($0) }), let last = scalars.lastIndex(where: { !isWhitespace($0) }) else {
+        return ""
+    }
+    return String(scalars[first...last])
+}
+
+/// The request's header fields in order, names lower-cased, values trimmed.
 private func headers(of connection: OpaquePointer) -> HTTPHeaders {
     var fields: [HTTPHeaders.Field] = []
     withUnsafeMutablePointer(to: &fields) { pointer in
         _ = MHD_get_connection_values(connection, .HEADER_KIND, { context, _, key, value in
             guard let fields = context?.assumingMemoryBound(to: [HTTPHeaders.Field].self), let key else { return .YES }
-            fields.pointee.append(HTTPHeaders.Field(name: String(cString: key).lowercased(), value: value.map { String(cString: $0) } ?? ""))
+            let value = value.map { String(cString: $0) } ?? ""
+            fields.pointee.append(HTTPHeaders.Field(name: String(cString: key).lowercased(), value: trimmingWhitespace(value)))
             return .YES
         }, pointer)
     }

@@ -5,11 +5,11 @@ import Synchronization
 /// callbacks, and must never wait) and the tasks that run handlers.
 ///
 /// A request's life: its request line makes an `Exchange`; once its headers are in, `screen`
-/// answers it at once (414, 431, 405, 400) or accepts it; once the whole request is in, `begin` answers it
-/// (503 when full) or admits it; an admitted request's connection is
-/// suspended and a task waits for a slot, runs the handler and delivers the response, racing the
-/// request's time-out; the delivery resumes the connection and MHD sends the response; MHD then
-/// reports the request `completed`.
+/// answers it at once (414, 431, 405, 400) or accepts it; once the whole request is in, `begin`
+/// answers it (503 when full) or admits it; an admitted request's connection is suspended and a
+/// task waits for a slot, runs the handler and delivers the response, racing the request's
+/// time-out; the delivery resumes the connection and MHD sends the response; MHD then reports
+/// the request `completed`.
 final class ServerCore: Sendable {
     enum Phase: Sendable, Equatable {
         case running
@@ -44,19 +44,22 @@ final class ServerCore: Sendable {
         var phase = Phase.running
         /// Exchanges whose connection is suspended, until their response is delivered.
         var suspended: [ObjectIdentifier: Exchange] = [:]
-        /// Requests that reached `begin` and are not completed yet.
+        /// Requests that reached `screen` and are not completed yet.
         var inFlight = 0
         var idleWaiters: [IdleWaiter] = []
         var statistics = HTTPServer.Statistics()
     }
 
     private let configuration: HTTPServer.Configuration
+    /// `configuration.requestTimeout`, within 1 ms...1 year.
+    private let requestTimeout: TimeInterval
     private let handler: HTTPServer.Handler
     private let admission: AdmissionQueue
     private let state = Mutex(State())
 
     init(configuration: HTTPServer.Configuration, handler: @escaping HTTPServer.Handler) {
         self.configuration = configuration
+        self.requestTimeout = boundedSeconds(configuration.requestTimeout, lowest: 0.001)
         self.handler = handler
         self.admission = AdmissionQueue(maxRunning: configuration.maxInFlight, maxWaiting: configuration.maxQueued)
     }
@@ -134,14 +137,13 @@ final class ServerCore: Sendable {
         guard phase == .running || phase == .draining else {
             return .answer(shuttingDown)
         }
-        let admission = admission.admit()
-        if case .refuse = admission {
+        guard let admission = admission.admit() else {
             state.withLock { $0.statistics.refusedRequests += 1 }
             let counts = self.admission.counts
             return .answer(PreparedResponse(
                 text: 503, "too busy: \(counts.running) running, \(counts.waiting) waiting", headers: retryAfter))
         }
-        let deadline = ContinuousClock.now.advanced(by: .seconds(configuration.requestTimeout))
+        let deadline = ContinuousClock.now.advanced(by: .seconds(requestTimeout))
         return .run(Admitted(request: request, admission: admission, deadline: deadline))
     }
 
@@ -158,7 +160,6 @@ final class ServerCore: Sendable {
             switch admitted.admission {
             case .run: admission.finish()
             case .wait(let ticket): if !admission.withdraw(ticket) { admission.finish() }
-            case .refuse: break
             }
             exchange.deliver(shuttingDown)
             return
@@ -175,7 +176,7 @@ final class ServerCore: Sendable {
             defer { state.idleWaiters = [] }
             return state.idleWaiters
         }
-        for waiter in waiters { waiter.finish(idle: true) }
+        for waiter in waiters { waiter.finish() }
     }
 
     // MARK: Handlers
@@ -208,8 +209,7 @@ final class ServerCore: Sendable {
     /// whose handler is running (which is cancelled, and keeps its slot until it returns).
     private func expire(_ exchange: Exchange, _ admitted: Admitted) async {
         guard (try? await Task.sleep(until: admitted.deadline, clock: .continuous)) != nil else { return }
-        let timeout = configuration.requestTimeout
-        let seconds = timeout == timeout.rounded() && abs(timeout) < 1e15 ? String(Int(timeout)) : String(timeout)
+        let seconds = requestTimeout == requestTimeout.rounded() ? String(Int(requestTimeout)) : String(requestTimeout)
         if case .wait(let ticket) = admitted.admission, admission.withdraw(ticket) {
             let response = PreparedResponse(text: 503, "too busy: no handler was free within \(seconds) s", headers: retryAfter)
             deliver(response, to: exchange, counting: \.queueTimeouts)
@@ -229,7 +229,7 @@ final class ServerCore: Sendable {
     }
 
     private var retryAfter: HTTPHeaders {
-        ["Retry-After": String(configuration.retryAfter)]
+        ["Retry-After": String(max(0, configuration.retryAfter))]
     }
 
     private var shuttingDown: PreparedResponse {
@@ -246,21 +246,21 @@ final class ServerCore: Sendable {
         }
     }
 
-    /// Waits until no request is in flight (true) or `seconds` pass (false).
-    func waitUntilIdle(seconds: TimeInterval) async -> Bool {
+    /// Waits until no request is in flight, or `seconds` pass.
+    func waitUntilIdle(seconds: TimeInterval) async {
         let waiter = IdleWaiter()
         let idle = state.withLock { state in
             guard state.inFlight > 0 else { return true }
             state.idleWaiters.append(waiter)
             return false
         }
-        if idle { return true }
+        if idle { return }
         let timer = Task {
-            guard (try? await Task.sleep(for: .seconds(seconds))) != nil else { return }
-            waiter.finish(idle: false)
+            guard (try? await Task.sleep(for: .seconds(boundedSeconds(seconds, lowest: 0)))) != nil else { return }
+            waiter.finish()
         }
         defer { timer.cancel() }
-        return await waiter.result()
+        await waiter.wait()
     }
 
     /// Ends the drain: every request still waiting for its response is answered 503 (and its
@@ -283,29 +283,34 @@ final class ServerCore: Sendable {
 /// comes first.
 private final class IdleWaiter: Sendable {
     private struct State {
-        var idle: Bool?
-        var continuation: CheckedContinuation<Bool, Never>?
+        var finished = false
+        var continuation: CheckedContinuation<Void, Never>?
     }
 
     private let state = Mutex(State())
 
-    func finish(idle: Bool) {
-        let continuation: CheckedContinuation<Bool, Never>? = state.withLock { state in
-            guard state.idle == nil else { return nil }
-            state.idle = idle
+    func finish() {
+        let continuation: CheckedContinuation<Void, Never>? = state.withLock { state in
+            guard !state.finished else { return nil }
+            state.finished = true
             defer { state.continuation = nil }
             return state.continuation
         }
-        continuation?.resume(returning: idle)
+        continuation?.resume()
     }
 
-    func result() async -> Bool {
+    func wait() async {
         await withCheckedContinuation { continuation in
-            let idle: Bool? = state.withLock { state in
-                if state.idle == nil { state.continuation = continuation }
-                return state.idle
+            let finished = state.withLock { state in
+                if !state.finished { state.continuation = continuation }
+                return state.finished
             }
-            if let idle { continuation.resume(returning: idle) }
+            if finished { continuation.resume() }
         }
     }
+}
+
+/// `seconds` within `lowest`...one year (NaN: `lowest`), which a `Duration` always holds.
+func boundedSeconds(_ seconds: TimeInterval, lowest: TimeInterval) -> TimeInterval {
+    seconds.isNaN ? lowest : min(max(seconds, lowest), 365 * 86_400)
 }

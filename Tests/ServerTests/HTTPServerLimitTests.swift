@@ -71,6 +71,50 @@ final class HTTPServerLimitTests: XCTestCase {
         await server.shutdown(drainSeconds: 1)
     }
 
+    func testConnectionsBeyondTheLimitAreNotServedUntilOneCloses() async throws {
+        let server = try startServer({ $0.maxConnections = 3 }) { request in .text(status: 200, request.path) }
+        var open: [RawConnection] = []
+        for index in 0..<3 {
+            let connection = try RawConnection(port: server.address.port)
+            try connection.send("GET /\(index) HTTP/1.1\r\nHost: t\r\n\r\n")
+            XCTAssertEqual(try connection.readResponse().status, 200)
+            open.append(connection)
+        }
+        let fourth = try RawConnection(port: server.address.port)
+        try fourth.send("GET /fourth HTTP/1.1\r\nHost: t\r\n\r\n")
+        let answered = Task.detached { try fourth.readResponse() }
+        XCTAssertEqual(server.statistics.connectionsAccepted, 3)
+        open.removeFirst()
+        let response = try await answered.value
+        XCTAssertEqual(String(decoding: response.body, as: UTF8.self), "/fourth\n")
+        XCTAssertEqual(server.statistics.connectionsAccepted, 4)
+        await server.shutdown(drainSeconds: 1)
+    }
+
+    /// With a 1 s idle time-out, a client that sends half a request and then nothing, and a
+    /// kept-alive connection left idle, are both closed: no sooner than 1 s, and within 1.5 s
+    /// more (libmicrohttpd checks time-outs about once a second; slack for a loaded machine).
+    func testIdleConnectionsAreClosedAfterTheIdleTimeout() async throws {
+        let server = try startServer({ $0.idleTimeout = 1 }) { request in .text(status: 200, request.path) }
+        let silent = try RawConnection(port: server.address.port)
+        try silent.send("GET /half HTTP/1.1\r\nHost: t\r\nX-Half: ")
+        let idle = try RawConnection(port: server.address.port)
+        try idle.send("GET /once HTTP/1.1\r\nHost: t\r\n\r\n")
+        XCTAssertEqual(try idle.readResponse().status, 200)
+
+        let start = ContinuousClock.now
+        async let silentClosed = Task.detached { silent.isClosedByServer() }.value
+        async let idleClosed = Task.detached { idle.isClosedByServer() }.value
+        let closed = await (silentClosed, idleClosed)
+        let elapsed = ContinuousClock.now - start
+        XCTAssertTrue(closed.0)
+        XCTAssertTrue(closed.1)
+        XCTAssertGreaterThanOrEqual(elapsed, .milliseconds(900))
+        XCTAssertLessThan(elapsed, .milliseconds(2500))
+        try await waitUntil("both connections are gone") { server.statistics.openConnections == 0 }
+        await server.shutdown(drainSeconds: 1)
+    }
+
     /// One handler slot and one place in the queue: of three requests, one runs, one waits and
     /// one is refused at once; the waiting one runs when the first finishes.
     func testAFullQueueIsAnswered503WithRetryAfter() async throws {

@@ -14,7 +14,7 @@ final class HTTPServerRequestTests: XCTestCase {
     func testGETSendsAFileFromItsDescriptorWithItsLength() async throws {
         let path = try temporaryFile(fileBytes, testCase: self)
         let server = try startServer { _ in
-            HTTPResponse(status: 200, headers: ["Content-Type": "image/jpeg"], body: .file(path: path))
+            HTTPResponse(status: 200, headers: ["Content-Type": "image/jpeg", "Content-Length": "12"], body: .file(path: path))
         }
         let (data, response) = try await Client().send(server.url("/variant.jpg"))
         XCTAssertEqual(response.statusCode, 200)
@@ -67,6 +67,17 @@ final class HTTPServerRequestTests: XCTestCase {
         XCTAssertEqual(request.peer.host, "127.0.0.1")
         XCTAssertNotEqual(request.peer.port, server.address.port)
         XCTAssertNotEqual(request.peer.port, 0)
+
+        let raw = try RawConnection(port: server.address.port)
+        try raw.send("HEAD /plain HTTP/1.1\r\nHost: t\r\nX-Pad: \t padded value \t\r\nX-Twice: 1\r\nx-twice: 2\r\nX-Empty:\r\n\r\n")
+        XCTAssertEqual(try raw.readResponse(head: true).status, 204)
+        let head = try XCTUnwrap(seen.withLock { $0 })
+        XCTAssertEqual(head.method, .head)
+        XCTAssertEqual(head.path, "/plain")
+        XCTAssertEqual(head.query, "")
+        XCTAssertEqual(head.headers["x-pad"], "padded value")
+        XCTAssertEqual(head.headers.values(for: "X-Twice"), ["1", "2"])
+        XCTAssertEqual(head.headers["x-empty"], "")
         await server.shutdown(drainSeconds: 1)
     }
 
@@ -157,8 +168,34 @@ final class HTTPServerRequestTests: XCTestCase {
         XCTAssertThrowsError(try startServer({ $0.address = server.address }) { _ in .text(status: 200, "second") }) { error in
             let failure = error as? HTTPServerError
             XCTAssertEqual(failure?.address, server.address)
-            XCTAssertTrue(failure?.reason.contains("Address already in use") ?? false, "\(error)")
+            XCTAssertEqual(failure?.reason, "Failed to bind to port \(server.address.port): Address already in use")
         }
+        await server.shutdown(drainSeconds: 1)
+    }
+
+    func testAnIPv6AddressIsListenedOnAndReportedAsThePeer() async throws {
+        let seen = Mutex<NetworkAddress?>(nil)
+        let loopback = try XCTUnwrap(NetworkAddress("[::1]:0"))
+        let server: HTTPServer
+        do {
+            server = try startServer({ $0.address = loopback }) { request in
+                seen.withLock { $0 = request.peer }
+                return .text(status: 200, "six")
+            }
+        } catch {
+            throw XCTSkip("no IPv6 loopback here: \(error)")
+        }
+        XCTAssertEqual(server.address.host, "::1")
+        XCTAssertNotEqual(server.address.port, 0)
+        // Over a socket of its own: URLSession on Linux takes no IPv6 literal in a URL.
+        let connection = try RawConnection(port: server.address.port, ipv6: true)
+        try connection.send("GET /x HTTP/1.1\r\nHost: [::1]\r\n\r\n")
+        let response = try connection.readResponse()
+        XCTAssertEqual(response.status, 200)
+        XCTAssertEqual(String(decoding: response.body, as: UTF8.self), "six\n")
+        let peer = try XCTUnwrap(seen.withLock { $0 })
+        XCTAssertEqual(peer.host, "::1")
+        XCTAssertTrue(peer.isIPv6)
         await server.shutdown(drainSeconds: 1)
     }
 
