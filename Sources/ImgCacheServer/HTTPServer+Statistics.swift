@@ -11,9 +11,9 @@ extension HTTPServer {
         case stopped
     }
 
-    /// Counts since the server started, for `/metrics` and tests.
+    /// What the server holds now, and counts since it started, for `/metrics` and tests.
     public struct Statistics: Sendable, Hashable {
-        /// Connections accepted, whether or not they sent a request.
+        /// Connections accepted since the start, whether or not they sent a request.
         public var connectionsAccepted = 0
         /// Connections open now.
         public var openConnections = 0

@@ -20,7 +20,8 @@ import Synchronization
 /// (see there).
 public final class HTTPServer: Sendable {
     /// Answers one request. Runs on Swift's concurrency (never on libmicrohttpd's thread), as
-    /// many at once as `Configuration.maxInFlight`; cancelled when its request times out.
+    /// many at once as `Configuration.maxInFlight`; cancelled when its request times out, or when
+    /// a shutdown's drain time runs out.
     public typealias Handler = @Sendable (HTTPRequest) async -> HTTPResponse
 
     /// The address listened on, with the port the system picked when port 0 was asked for.
@@ -31,8 +32,8 @@ public final class HTTPServer: Sendable {
     private let shutdownTask = Mutex<Task<ShutdownSummary, Never>?>(nil)
 
     /// Starts listening on `configuration.address` and answering with `handler`; the server runs
-    /// until `shutdown(drainSeconds:)` (or until it is released: then it stops at once, every
-    /// request still waiting answered 503).
+    /// until `shutdown(drainSeconds:)`, or until it is released: then it stops at once, closing
+    /// every connection (handlers still running are cancelled, their answers dropped).
     public init(configuration: Configuration = Configuration(), handler: @escaping Handler) throws(HTTPServerError) {
         self.configuration = configuration
         let core = ServerCore(configuration: configuration, handler: handler)

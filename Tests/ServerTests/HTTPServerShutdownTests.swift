@@ -84,6 +84,31 @@ final class HTTPServerShutdownTests: XCTestCase {
         XCTAssertEqual(String(decoding: data, as: UTF8.self), "the server is shutting down\n")
     }
 
+    /// A client that hangs up while its handler runs (libmicrohttpd does not watch a suspended
+    /// connection) leaves nothing in flight once the handler answers, so a drain does not wait
+    /// for it.
+    func testAClientThatHangsUpWhileItsHandlerRunsLeavesNothingInFlight() async throws {
+        let gate = Gate()
+        let server = try startServer { request in
+            await gate.pass(request.path)
+            return .text(status: 200, "nobody listens")
+        }
+        let connection = try RawConnection(port: server.address.port)
+        try connection.send("GET /gone HTTP/1.1\r\nHost: t\r\n\r\n")
+        _ = await gate.awaitArrivals(1)
+        connection.hangUp()
+        XCTAssertEqual(server.statistics.requestsInFlight, 1)
+        gate.open()
+        try await waitUntil("the request is completed") {
+            server.statistics.requestsInFlight == 0 && server.statistics.openConnections == 0
+        }
+        let start = ContinuousClock.now
+        let summary = await server.shutdown(drainSeconds: 30)
+        XCTAssertLessThan(ContinuousClock.now - start, .seconds(5))
+        XCTAssertEqual(summary.requestsInFlight, 0)
+        XCTAssertEqual(summary.requestsCutOff, 0)
+    }
+
     func testTerminationSignalsCallTheHandlerInsteadOfEndingTheProcess() async throws {
         // Twice: a second installation, after the first is cancelled, catches the signals too.
         for round in 1...2 {

@@ -100,6 +100,11 @@ final class RawConnection {
         return Response(status: status, headers: headers, body: body)
     }
 
+    /// Ends the connection both ways (the descriptor is closed when this goes).
+    func hangUp() {
+        shutdown(socket, Int32(SHUT_RDWR))
+    }
+
     /// Whether the server closed the connection (reads nothing more, within 10 s).
     func isClosedByServer() -> Bool {
         (try? fill()) == false
