@@ -4,7 +4,9 @@
 public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
     /// One field: a name and its value.
     public struct Field: Sendable, Hashable {
+        /// As sent or given (lower-cased in a request).
         public var name: String
+        /// Without the spaces and tabs around it in a request.
         public var value: String
 
         public init(name: String, value: String) {

@@ -54,6 +54,8 @@ public final class HTTPServer: Sendable {
         }
     }
 
+    /// Running, draining (from the first `shutdown(drainSeconds:)` call) or stopped: for a
+    /// health endpoint that says "draining" so that a load balancer stops sending requests.
     public var state: State {
         switch core.phase {
         case .running: .running
@@ -62,6 +64,7 @@ public final class HTTPServer: Sendable {
         }
     }
 
+    /// Connections, requests in flight and queued, refusals and time-outs, as of now.
     public var statistics: Statistics {
         core.statistics
     }
