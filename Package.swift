@@ -41,8 +41,12 @@ let package = Package(
             path: "Sources/ImgCache"
         ),
         .target(name: "ImgCacheDrawing", dependencies: ["ImgCache", "CCairo"], path: "Sources/ImgCacheDrawing"),
-        .target(name: "ImgCacheServer", dependencies: ["ImgCache", "CMicroHTTPD"], path: "Sources/ImgCacheServer", exclude: ["URLs"]),
-        .target(name: "ImgCacheCommandLine", dependencies: ["ImgCache", "ImgCacheDrawing"], path: "Sources/ImgCacheCommandLine"),
+        .target(
+            name: "ImgCacheServer", dependencies: ["ImgCache", "ImgCacheServerURLs", "CMicroHTTPD"], path: "Sources/ImgCacheServer",
+            exclude: ["URLs"]),
+        .target(
+            name: "ImgCacheCommandLine", dependencies: ["ImgCache", "ImgCacheDrawing", "ImgCacheServer"],
+            path: "Sources/ImgCacheCommandLine"),
         // `imgcache serve`'s URLs: imgproxy-compatible signed paths and options to ImageRequests, pure
         // Swift with HMAC-SHA256 from libcrypto (no HTTP).
         .target(name: "ImgCacheServerURLs", dependencies: ["ImgCache", "CCrypto"], path: "Sources/ImgCacheServer/URLs"),

@@ -7,7 +7,7 @@ public enum CommandLineTool {
     /// The version `imgcache --version` prints.
     static let version = "0.1.0"
 
-    static var commands: [any Command.Type] { [FetchCommand.self, PrefetchCommand.self, DecodeCommand.self, InfoCommand.self, DevicesCommand.self, LayoutCommand.self, SliceCommand.self, OverlayCommand.self, CacheCommand.self] }
+    static var commands: [any Command.Type] { [FetchCommand.self, PrefetchCommand.self, DecodeCommand.self, InfoCommand.self, DevicesCommand.self, LayoutCommand.self, SliceCommand.self, OverlayCommand.self, CacheCommand.self, ServeCommand.self] }
 
     static var generalHelp: String {
         let verbs = commands.map { "  \($0.name.padding(toLength: 10, withPad: " ", startingAt: 0))\($0.summary)" }

@@ -28,29 +28,11 @@ enum RedisOption {
         return configuration
     }
 
-    /// The bytes of `text`'s hex digits.
-    /// - Throws: `invalidArgument` naming `IMGCACHE_REDIS_SECRET` when `text` holds anything but
-    ///   an even number of hex digits (white space around them aside), or fewer than
-    ///   `RedisConfiguration.minimumSecretBytes` bytes of them.
+    /// The secret in `text`'s hex digits (see `HexArgument.bytes`), at least
+    /// `RedisConfiguration.minimumSecretBytes` bytes; `invalidArgument` naming
+    /// `IMGCACHE_REDIS_SECRET` otherwise.
     static func secret(hex text: String) throws -> Data {
-        let digits = Array(text.trimmingCharacters(in: .whitespacesAndNewlines).utf8)
-        let values = digits.compactMap { digit -> UInt8? in
-            switch digit {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
-            default: nil
-            }
-        }
-        guard values.count == digits.count, values.count.isMultiple(of: 2) else {
-            throw ImgCacheError.invalidArgument("IMGCACHE_REDIS_SECRET must be hex digits, an even number of them")
-        }
-        let minimum = RedisConfiguration.minimumSecretBytes
-        guard values.count >= minimum * 2 else {
-            throw ImgCacheError.invalidArgument(
-                "IMGCACHE_REDIS_SECRET has \(values.count) hex digits; it needs at least \(minimum * 2) (\(minimum) bytes)")
-        }
-        return Data(stride(from: 0, to: values.count, by: 2).map { values[$0] << 4 | values[$0 + 1] })
+        Data(try HexArgument.bytes(text, name: "IMGCACHE_REDIS_SECRET", minimumBytes: RedisConfiguration.minimumSecretBytes))
     }
 
     /// Prints a warning the pipeline recovered from on standard error.

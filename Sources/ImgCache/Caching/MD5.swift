@@ -1,15 +1,24 @@
+import Foundation
 import CCrypto
 
-/// MD5 through libcrypto's EVP API, used only to name cache files (not for security).
-enum MD5 {
+/// MD5 through libcrypto's EVP API, used to name cache files and to tell bytes apart (entity
+/// tags), never for security.
+public enum MD5 {
     /// The digest of `text`'s UTF-8 bytes as 32 lowercase hexadecimal digits.
-    static func hexDigest(of text: String) -> String {
+    public static func hexDigest(of text: String) -> String {
+        var text = text
+        return text.withUTF8 { digest(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// The digest of `data` as 32 lowercase hexadecimal digits.
+    public static func hexDigest(of data: Data) -> String {
+        data.withUnsafeBytes { digest($0) }
+    }
+
+    private static func digest(_ bytes: UnsafeRawBufferPointer) -> String {
         var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
-        var text = text
-        let status = text.withUTF8 { bytes in
-            EVP_Digest(bytes.baseAddress, bytes.count, &digest, &length, EVP_md5(), nil)
-        }
+        let status = EVP_Digest(bytes.baseAddress, bytes.count, &digest, &length, EVP_md5(), nil)
         // EVP_Digest with MD5 only fails when the process is out of memory.
         precondition(status == 1 && length == 16, "EVP_Digest(MD5) failed")
         return hex(digest.prefix(16))

@@ -86,6 +86,11 @@ public final class RedisTier: Sendable {
     /// This instance's counters since it was made.
     public var counters: RedisTierCounters { counts.withLock { $0.local } }
 
+    /// True when Redis answers a `PING` within the command time-out (a health check).
+    public func answers() -> Bool {
+        run([Self.command(["PING"])])?.first == .status("PONG")
+    }
+
     /// The counters of every instance that used this Redis (the `imgcache:stats` hash, its known
     /// fields only, so that the reply stays small), nil when Redis cannot be reached.
     public func sharedCounters() -> RedisTierCounters? {

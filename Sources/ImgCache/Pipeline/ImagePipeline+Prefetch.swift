@@ -67,7 +67,9 @@ extension ImagePipeline {
             }
             return Prefetched(
                 index: member.index,
-                result: result.map { $0.summary(for: member.plan.request, scale: member.plan.scale, total: total, keepsBytes: false) })
+                result: result.map { $0.summary(
+                    for: member.plan.request, variantKey: member.plan.variantKey, scale: member.plan.scale, total: total,
+                    keepsBytes: false) })
         }
     }
 

@@ -73,6 +73,23 @@ public final class ImagePipeline: Sendable {
         self.redis = redis
     }
 
+    /// What keeps the pipeline from serving, checked on its own threads: the disk cache's index
+    /// does not answer a lookup, or a configured Redis does not answer a `PING`. Empty when
+    /// healthy. For a server's health check.
+    public func healthProblems() async -> [String] {
+        var problems: [String] = []
+        let disk = diskCache
+        do {
+            _ = try await blocking.run { try disk.entry(for: "imgcache-health-check") }
+        } catch {
+            problems.append("the cache does not answer: \(error)")
+        }
+        if let redis, (try? await shared.io.run { redis.answers() }) != true {
+            problems.append("Redis does not answer at \(redis.configuration.displayURL)")
+        }
+        return problems
+    }
+
     /// What this pipeline's Redis tier did so far; nil without a tier.
     public var redisCounters: RedisTierCounters? { redis?.counters }
 
@@ -102,7 +119,7 @@ public final class ImagePipeline: Sendable {
             }
             let context = WorkContext(priority: request.priority)
             let prepared = try await variants(for: [plan], keepsPixels: false, context: context)[plan.workKey]!.get()
-            return prepared.summary(for: request, scale: plan.scale, total: Self.seconds(since: start))
+            return prepared.summary(for: request, variantKey: plan.variantKey, scale: plan.scale, total: Self.seconds(since: start))
         } outcome: { $0.cacheOutcome }
     }
 
@@ -203,7 +220,8 @@ public final class ImagePipeline: Sendable {
             let response = ImageResponse(
                 request: plan.request, image: image, scale: plan.scale, format: prepared.format,
                 byteCount: prepared.byteCount, fileURL: prepared.fileURL, unstoredData: prepared.unstoredData,
-                source: prepared.source, cacheOutcome: prepared.cacheOutcome, timings: timings)
+                source: prepared.source, cacheOutcome: prepared.cacheOutcome, timings: timings,
+                variantKey: plan.variantKey)
             if plan.request.storage != .none { _ = memoryCache.set(response, for: plan.variantKey, cost: image.byteCount) }
             return response
         }
@@ -237,6 +255,7 @@ extension ImageResponse {
         if outcome == .memory { timings = ImageTimings(total: total) }
         return ImageResponse(
             request: request, image: image, scale: scale, format: format, byteCount: byteCount, fileURL: fileURL,
-            unstoredData: unstoredData, source: outcome == .memory ? nil : source, cacheOutcome: outcome, timings: timings)
+            unstoredData: unstoredData, source: outcome == .memory ? nil : source, cacheOutcome: outcome, timings: timings,
+            variantKey: variantKey)
     }
 }

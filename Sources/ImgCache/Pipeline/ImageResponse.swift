@@ -47,6 +47,9 @@ public struct ImageResponse: Sendable {
     public let source: (format: ImageFormat, size: PixelSize)?
     public let cacheOutcome: CacheOutcome
     public let timings: ImageTimings
+    /// The variant's cache key (see `VariantKey`): the same on every instance for the same request,
+    /// so a server can make entity tags from it and the bytes.
+    public let variantKey: String
 
     /// Pixel size of the frames.
     public var pixelSize: PixelSize { image.size }
@@ -61,7 +64,7 @@ public struct ImageResponse: Sendable {
         ImageSummary(
             request: request, pixelSize: pixelSize, frameCount: image.frames.count, scale: scale, format: format,
             byteCount: byteCount, fileURL: fileURL, unstoredData: unstoredData, source: source,
-            cacheOutcome: cacheOutcome, timings: timings)
+            cacheOutcome: cacheOutcome, timings: timings, variantKey: variantKey)
     }
 }
 
@@ -83,6 +86,8 @@ public struct ImageSummary: Sendable {
     public let source: (format: ImageFormat, size: PixelSize)?
     public let cacheOutcome: CacheOutcome
     public let timings: ImageTimings
+    /// The variant's cache key (see `ImageResponse.variantKey`).
+    public let variantKey: String
 
     /// Size in points: pixels / scale.
     public var pointSize: PointSize {

@@ -1,9 +1,10 @@
 import Synchronization
 
-/// One duration histogram of `PipelineMetrics`: observations in seconds counted into fixed
-/// buckets, with their count and sum, behind a lock of its own so that histograms recorded at
-/// the same time do not wait for each other. Recording takes the lock once and allocates nothing.
-final class MetricsHistogram: Sendable {
+/// A duration histogram, as `PipelineMetrics` and the server keep them: observations in seconds
+/// counted into fixed buckets (1 ms to 10 s, then +Inf), with their count and sum, behind a lock
+/// of its own so that histograms recorded at the same time do not wait for each other. Recording
+/// takes the lock once and allocates nothing.
+public final class MetricsHistogram: Sendable {
     /// The buckets' upper bounds in seconds, each inclusive, from 1 ms to 10 s. Beyond the last,
     /// the +Inf bucket takes every observation.
     static let upperBounds: Buckets<Double> = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
@@ -23,9 +24,11 @@ final class MetricsHistogram: Sendable {
 
     private let state = Mutex(State())
 
+    public init() {}
+
     /// Counts `seconds` in its bucket and adds it to the sum. A negative or NaN duration (which a
     /// monotonic clock never gives) counts as 0, so that the sum stays usable.
-    func observe(seconds: Double) {
+    public func observe(seconds: Double) {
         let value = seconds.isNaN || seconds < 0 ? 0 : seconds
         var bucket: Int?
         for index in Self.upperBounds.indices where value <= Self.upperBounds[index] {
@@ -41,7 +44,7 @@ final class MetricsHistogram: Sendable {
 
     /// The count, sum and cumulative buckets, read at once (the +Inf bucket, last, always equals
     /// the count).
-    func snapshot() -> PipelineMetrics.HistogramSnapshot {
+    public func snapshot() -> PipelineMetrics.HistogramSnapshot {
         let state = state.withLock { $0 }
         var buckets: [PipelineMetrics.HistogramSnapshot.Bucket] = []
         buckets.reserveCapacity(Self.upperBounds.count + 1)

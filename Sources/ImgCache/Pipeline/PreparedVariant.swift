@@ -27,13 +27,15 @@ struct PreparedVariant: Sendable {
 
     /// This variant described for `request`, at `scale`, with the caller's total time; with
     /// `keepsBytes` false, without the bytes of a variant that was not stored.
-    func summary(for request: ImageRequest, scale: Double, total: Double, keepsBytes: Bool = true) -> ImageSummary {
+    func summary(
+        for request: ImageRequest, variantKey: String, scale: Double, total: Double, keepsBytes: Bool = true
+    ) -> ImageSummary {
         var timings = self.timings
         timings.total = total
         return ImageSummary(
             request: request, pixelSize: pixelSize, frameCount: frameCount, scale: scale, format: format,
             byteCount: byteCount, fileURL: fileURL, unstoredData: keepsBytes ? unstoredData : nil, source: source,
-            cacheOutcome: cacheOutcome, timings: timings)
+            cacheOutcome: cacheOutcome, timings: timings, variantKey: variantKey)
     }
 
     /// A variant found in a cache: its headers, without decoding its pixels; its bytes are

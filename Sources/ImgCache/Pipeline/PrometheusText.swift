@@ -2,38 +2,40 @@
 /// `text/plain; version=0.0.4`), written one metric family at a time: `family` writes its
 /// `# HELP` and `# TYPE` lines, then `sample` and `histogram` its samples. Every line ends with a
 /// newline, the last one included. Names are written as given: the caller passes valid ones.
-struct PrometheusText {
+public struct PrometheusText: Sendable {
     /// The metric types a `# TYPE` line names.
-    enum MetricType: String {
+    public enum MetricType: String, Sendable {
         case counter, gauge, histogram
     }
 
     /// A sample's labels, in the order written.
-    typealias Labels = [(name: String, value: String)]
+    public typealias Labels = [(name: String, value: String)]
 
     /// The text written so far.
-    private(set) var text = ""
+    public private(set) var text = ""
+
+    public init() {}
 
     /// Starts the family `name`: its help (escaped) and its type. Write each family once, with all
     /// its samples after it.
-    mutating func family(_ name: String, type: MetricType, help: String) {
+    public mutating func family(_ name: String, type: MetricType, help: String) {
         text += "# HELP \(name) \(Self.escaped(help: help))\n# TYPE \(name) \(type.rawValue)\n"
     }
 
     /// The sample line `name{labels} value`, without braces when there are no labels.
-    mutating func sample(_ name: String, labels: Labels = [], value: Int) {
+    public mutating func sample(_ name: String, labels: Labels = [], value: Int) {
         line(name, labels: labels, value: String(value))
     }
 
     /// The sample line `name{labels} value`, with `value` as `number(_:)` writes it.
-    mutating func sample(_ name: String, labels: Labels = [], value: Double) {
+    public mutating func sample(_ name: String, labels: Labels = [], value: Double) {
         line(name, labels: labels, value: Self.number(value))
     }
 
     /// The samples of one histogram of the family `name`: a `name_bucket` line per bucket with its
     /// cumulative count and its upper bound as the label `le` (after `labels`), then `name_sum` and
     /// `name_count`.
-    mutating func histogram(_ name: String, labels: Labels = [], _ histogram: PipelineMetrics.HistogramSnapshot) {
+    public mutating func histogram(_ name: String, labels: Labels = [], _ histogram: PipelineMetrics.HistogramSnapshot) {
         for bucket in histogram.buckets {
             sample(name + "_bucket", labels: labels + [("le", Self.number(bucket.upperBound))], value: bucket.cumulativeCount)
         }

@@ -1,0 +1,61 @@
+import Foundation
+import ImgCache
+import ImgCacheServer
+import ImgCacheServerURLs
+
+/// `imgcache serve [--listen 127.0.0.1:8080] [options]`
+enum ServeCommand: Command {
+    static let name = "serve"
+    static let summary = "serve imgproxy-style signed image URLs over HTTP, through the cache"
+    static let help = """
+        Usage: imgcache serve [options]
+
+        Serves /SIGNATURE/OPTIONS/plain/SOURCE[@EXT] and /SIGNATURE/OPTIONS/BASE64URL-SOURCE[.EXT]
+        (imgproxy's URL format; options in the README's "Serving images"), /health and /metrics
+        (Prometheus text), through the cache folder. URLs are signed with HMAC-SHA256 of the
+        salt and the path under the key: $IMGCACHE_KEY and $IMGCACHE_SALT, hex. SIGTERM and SIGINT
+        stop accepting, let requests in flight finish within --drain-seconds, and exit 0.
+        Every option is also an environment variable: IMGCACHE_ and its name in capitals with
+        '_' for '-' (IMGCACHE_MAX_IN_FLIGHT=32); the option wins.
+
+        Options:
+          --listen ADDR          address and port, numeric (default 127.0.0.1:8080; [::1]:8080 for IPv6)
+          --allow-unsigned       accept URLs without a valid signature ('insecure'); refused when a key is set
+          --ttl SECONDS          Cache-Control max-age of images (default 31536000, a year: signed URLs
+                                 name immutable results)
+          --drain-seconds S      how long requests in flight may finish after SIGTERM (default 10)
+          --max-connections N    client connections at once (default 1024)
+          --max-in-flight N      requests answered at once; more wait in a queue (default 64)
+          --max-queue N          requests waiting; more get 503 with Retry-After (default 256)
+          --request-timeout S    longest a request may take (default 30; 504 past it)
+          --access-log FILE|-    a JSON line per request: time, method, path without signature,
+                                 status, bytes, ms, cache outcome (default none; - is standard output)
+          --ignore-query L       query items of source URLs left out of cache keys (see fetch)
+          --cache-dir DIR        the cache folder (default as for fetch)
+          --allowed-hosts L      fetch sources only from these hosts (names and *.domain patterns)
+        \\(RedisOption.help)
+        """
+
+    static func run(_ arguments: inout ArgumentList) throws {
+        let options = try ServeOptions.parse(&arguments, environment: ProcessInfo.processInfo.environment)
+        _ = try arguments.positionals(0, usage: "imgcache serve [options]")
+        let pipeline = try ImagePipeline(configuration: options.pipeline)
+        let server = try ImageServer(pipeline: pipeline, configuration: options.server)
+        CommandLineTool.printError(
+            "imgcache serve: listening on http://\(server.address) (\(options.isSigned ? "signed URLs" : "unsigned URLs allowed"))")
+        let finished = DispatchSemaphore(value: 0)
+        let drain = options.drainSeconds
+        let signals = TerminationSignals { _ in
+            Task {
+                let summary = await server.shutdown(drainSeconds: drain)
+                await pipeline.flushRedisCounters()
+                pipeline.diskCache.close()
+                CommandLineTool.printError(
+                    "imgcache serve: stopped; \(summary.requestsDrained) requests finished while draining, \(summary.requestsCutOff) cut off")
+                finished.signal()
+            }
+        }
+        finished.wait()
+        signals.cancel()
+    }
+}

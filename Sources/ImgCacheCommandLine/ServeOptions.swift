@@ -1,0 +1,111 @@
+import Foundation
+import ImgCache
+import ImgCacheServer
+import ImgCacheServerURLs
+
+/// The settings of `imgcache serve`, from its options, each of which may also come from the
+/// environment variable `IMGCACHE_` + its name in capitals with `_` for `-` (the option wins);
+/// the cache folder and Redis read `IMGCACHE_DIR` and `IMGCACHE_REDIS` as the other verbs do.
+struct ServeOptions {
+    var pipeline: ImagePipeline.Configuration
+    var server: ImageServer.Configuration
+    /// Seconds requests in flight may take to finish after SIGTERM or SIGINT.
+    var drainSeconds: TimeInterval
+    /// False when unsigned URLs are accepted.
+    var isSigned: Bool
+
+    /// Reads the options (and their variables); `invalidArgument` or a usage error (exit 2) for a
+    /// value out of its range, a key without a salt, or neither a key nor `--allow-unsigned`.
+    static func parse(_ arguments: inout ArgumentList, environment: [String: String]) throws -> ServeOptions {
+        var reader = Reader(arguments: arguments, environment: environment)
+        defer { arguments = reader.arguments }
+        var http = HTTPServer.Configuration()
+        if let listen = try reader.value("listen") {
+            guard let address = NetworkAddress(listen) else {
+                throw UsageError("--listen expects a numeric address and port such as 127.0.0.1:8080 or [::1]:8080, got '\(listen)'")
+            }
+            http.address = address
+        }
+        http.maxConnections = try reader.number("max-connections", in: 1...65_536) ?? http.maxConnections
+        http.maxInFlight = try reader.number("max-in-flight", in: 1...4096) ?? http.maxInFlight
+        http.maxQueued = try reader.number("max-queue", in: 0...100_000) ?? http.maxQueued
+        http.requestTimeout = try reader.seconds("request-timeout", in: 0.1...3600) ?? http.requestTimeout
+        let drainSeconds = try reader.seconds("drain-seconds", in: 0...3600) ?? 10
+        let ttl = try reader.number("ttl", in: 0...315_360_000) ?? 31_536_000
+        let accessLog = try reader.value("access-log")
+        let allowsUnsigned = try reader.flag("allow-unsigned")
+
+        var pipeline = ImagePipeline.Configuration()
+        pipeline.loading.userAgent = "imgcache/\(CommandLineTool.version)"
+        pipeline.loading.allowedHosts = try reader.value("allowed-hosts").map { list in
+            list.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        }
+        pipeline.keyPolicy = CacheKeyPolicy(ignoredQueryItems: RequestArguments.queryItems(try reader.value("ignore-query")))
+        pipeline.redis = try RedisOption.configuration(try reader.arguments.value("--redis"), environment: environment)
+        pipeline.log = RedisOption.log
+        if let folder = try reader.arguments.value("--cache-dir") {
+            pipeline.diskCache.root = URL(fileURLWithPath: folder, isDirectory: true)
+        }
+
+        let key = environment["IMGCACHE_KEY"].flatMap { $0.isEmpty ? nil : $0 }
+        let salt = environment["IMGCACHE_SALT"].flatMap { $0.isEmpty ? nil : $0 }
+        let signing: ServeURLConfiguration.Signing
+        switch (key, salt) {
+        case (let key?, let salt?):
+            guard !allowsUnsigned else { throw UsageError("--allow-unsigned goes without IMGCACHE_KEY: a key means every URL is signed") }
+            signing = .required(try URLSigningKey(
+                key: try HexArgument.bytes(key, name: "IMGCACHE_KEY"), salt: try HexArgument.bytes(salt, name: "IMGCACHE_SALT")))
+        case (nil, nil):
+            guard allowsUnsigned else {
+                throw UsageError("set IMGCACHE_KEY and IMGCACHE_SALT (hex) to verify signed URLs, or pass --allow-unsigned")
+            }
+            signing = .unsigned
+        default:
+            throw UsageError("IMGCACHE_KEY and IMGCACHE_SALT go together")
+        }
+        let urls = ServeURLConfiguration(signing: signing, limits: pipeline.limits, keyPolicy: pipeline.keyPolicy)
+        return ServeOptions(
+            pipeline: pipeline, server: ImageServer.Configuration(urls: urls, http: http, ttl: ttl, accessLogPath: accessLog),
+            drainSeconds: drainSeconds, isSigned: key != nil)
+    }
+
+    /// Options first, then their environment variables.
+    private struct Reader {
+        var arguments: ArgumentList
+        let environment: [String: String]
+
+        static func variable(_ name: String) -> String {
+            "IMGCACHE_" + name.uppercased().replacingOccurrences(of: "-", with: "_")
+        }
+
+        mutating func value(_ name: String) throws -> String? {
+            try arguments.value("--" + name) ?? environment[Self.variable(name)].flatMap { $0.isEmpty ? nil : $0 }
+        }
+
+        mutating func flag(_ name: String) throws -> Bool {
+            if arguments.flag("--" + name) { return true }
+            guard let text = environment[Self.variable(name)], !text.isEmpty else { return false }
+            switch text.lowercased() {
+            case "1", "true", "yes": return true
+            case "0", "false", "no": return false
+            default: throw UsageError("\(Self.variable(name)) expects 1 or 0, got '\(text)'")
+            }
+        }
+
+        mutating func number(_ name: String, in range: ClosedRange<Int>) throws -> Int? {
+            guard let text = try value(name) else { return nil }
+            guard let number = Int(text), range.contains(number) else {
+                throw UsageError("--\(name) expects a whole number from \(range.lowerBound) to \(range.upperBound), got '\(text)'")
+            }
+            return number
+        }
+
+        mutating func seconds(_ name: String, in range: ClosedRange<Double>) throws -> Double? {
+            guard let text = try value(name) else { return nil }
+            guard let seconds = Double(text), seconds.isFinite, range.contains(seconds) else {
+                throw UsageError("--\(name) expects seconds from \(range.lowerBound) to \(range.upperBound), got '\(text)'")
+            }
+            return seconds
+        }
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import ImgCache
+import ImgCacheServerURLs
+import Synchronization
+
+/// `imgcache serve`: an `HTTPServer` answering imgproxy-style image URLs through an
+/// `ImagePipeline` (see `ImageService`), with `/health` and `/metrics`.
+public final class ImageServer: Sendable {
+    /// Everything the server is told besides its pipeline.
+    public struct Configuration: Sendable {
+        /// How image URLs are read and verified (signing, path length, limits, key policy).
+        public var urls: ServeURLConfiguration
+        /// The HTTP server's address and limits. Default `HTTPServer.Configuration()`.
+        public var http: HTTPServer.Configuration
+        /// Seconds clients and CDNs may keep an image (`Cache-Control: public, max-age`). Default
+        /// 31,536,000 (a year): a signed URL names an immutable result. 0 to 10 years.
+        public var ttl: Int
+        /// Where a JSON line per request goes: a file appended to, or `-` for standard output.
+        /// Default nil: no access log.
+        public var accessLogPath: String?
+
+        public init(
+            urls: ServeURLConfiguration, http: HTTPServer.Configuration = HTTPServer.Configuration(),
+            ttl: Int = 31_536_000, accessLogPath: String? = nil
+        ) {
+            self.urls = urls
+            self.http = http
+            self.ttl = ttl
+            self.accessLogPath = accessLogPath
+        }
+    }
+
+    private let http: HTTPServer
+    /// The address listened on (the port picked when port 0 was asked for).
+    public var address: NetworkAddress { http.address }
+
+    /// Starts listening.
+    /// - Throws: `invalidArgument` for a TTL out of range, what `AccessLog` throws for a log file
+    ///   that cannot be opened, `HTTPServerError` when the address cannot be bound.
+    public init(pipeline: ImagePipeline, configuration: Configuration) throws {
+        guard (0...315_360_000).contains(configuration.ttl) else {
+            throw ImgCacheError.invalidArgument("TTL \(configuration.ttl) s is not in 0...315360000 s")
+        }
+        let accessLog = try configuration.accessLogPath.map(AccessLog.init(path:))
+        // The service reads the server's statistics, which exist once the server does.
+        let reference = ServerReference()
+        let service = ImageService(
+            pipeline: pipeline, urls: configuration.urls, ttl: configuration.ttl, accessLog: accessLog,
+            statistics: { reference.server?.statistics })
+        http = try HTTPServer(configuration: configuration.http) { request in await service.respond(to: request) }
+        reference.server = http
+    }
+
+    /// Stops accepting, lets requests in flight finish within `drainSeconds`, answers 503 to those
+    /// left, and stops (see `HTTPServer.shutdown(drainSeconds:)`).
+    @discardableResult
+    public func shutdown(drainSeconds: TimeInterval) async -> HTTPServer.ShutdownSummary {
+        await http.shutdown(drainSeconds: drainSeconds)
+    }
+}
+
+/// The server the service reads its statistics from, set once it is made; weak, as the server
+/// holds the service.
+private final class ServerReference: Sendable {
+    private struct Weak {
+        weak var server: HTTPServer?
+    }
+
+    private let stored = Mutex(Weak())
+
+    var server: HTTPServer? {
+        get { stored.withLock { $0.server } }
+        set { stored.withLock { $0.server = newValue } }
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import ImgCache
+import ImgCacheServerURLs
+
+/// What `imgcache serve` answers: imgproxy-style image URLs through the pipeline, `/health` and
+/// `/metrics`. It is the `HTTPServer`'s handler (see `ImageServer`).
+///
+/// An image response carries its Content-Type, a strong ETag (see `EntityTags`; `If-None-Match`
+/// gives 304), `Cache-Control: public, max-age=TTL` (signed URLs name immutable results), and the
+/// variant's file, sent by the server without copying it through Swift. Errors carry
+/// `Cache-Control: no-store` and one line of text.
+final class ImageService: Sendable {
+    let pipeline: ImagePipeline
+    /// Seconds clients and CDNs may keep an image (`max-age`).
+    private let ttl: Int
+    private let parser: ServeURLParser
+    private let tags = EntityTags()
+    let metrics = ServerMetrics()
+    private let accessLog: AccessLog?
+    /// The server's statistics for `/metrics` and `/health`, once the server runs.
+    private let statistics: @Sendable () -> HTTPServer.Statistics?
+
+    init(
+        pipeline: ImagePipeline, urls: ServeURLConfiguration, ttl: Int, accessLog: AccessLog?,
+        statistics: @escaping @Sendable () -> HTTPServer.Statistics?
+    ) {
+        self.pipeline = pipeline
+        self.ttl = ttl
+        parser = ServeURLParser(configuration: urls)
+        self.accessLog = accessLog
+        self.statistics = statistics
+    }
+
+    /// The response to `request`, counted and logged.
+    func respond(to request: HTTPRequest) async -> HTTPResponse {
+        let start = ContinuousClock.now
+        let (response, summary) = await answer(request)
+        let elapsed = ContinuousClock.now - start
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        metrics.record(status: response.status, seconds: seconds)
+        if let accessLog {
+            var bytes = 0
+            switch response.body {
+            case .bytes(let body): bytes = body.count
+            case .file: bytes = summary?.byteCount ?? 0
+            }
+            accessLog.record(
+                method: request.method.rawValue, path: request.path, status: response.status,
+                bytes: request.method == .head || response.status == 304 ? 0 : bytes, milliseconds: seconds * 1000,
+                outcome: summary?.cacheOutcome.rawValue)
+        }
+        return response
+    }
+
+    /// The response, and the variant it serves when it serves one.
+    private func answer(_ request: HTTPRequest) async -> (HTTPResponse, ImageSummary?) {
+        switch request.path {
+        case "/health": return (await health(), nil)
+        case "/metrics": return (metricsResponse(), nil)
+        default:
+            do {
+                let summary = try await prepare(try parser.parse(path: request.path))
+                return (imageResponse(summary, ifNoneMatch: request.headers["if-none-match"]), summary)
+            } catch {
+                let failure = ErrorStatus(error)
+                return (.text(status: failure.status, failure.message, headers: ["Cache-Control": "no-store"]), nil)
+            }
+        }
+    }
+
+    /// The variant `served` names, prepared (fetched, rendered, stored) as `imgcache fetch` does;
+    /// a wallpaper slice once the screenshot's size is known.
+    private func prepare(_ served: ServeRequest) async throws -> ImageSummary {
+        switch served.plan {
+        case .ready(let request):
+            return try await pipeline.prepare(request)
+        case .slice(let slice):
+            let screenshot = try await pipeline.data(for: served.sourceURL)
+            let size = try ImageDecoder.inspect(.data(screenshot.data)).size
+            return try await pipeline.prepare(try slice.request(screenshotSize: size))
+        }
+    }
+
+    private func imageResponse(_ summary: ImageSummary, ifNoneMatch: String?) -> HTTPResponse {
+        var headers: HTTPHeaders = [
+            "Content-Type": summary.format.mimeType, "Cache-Control": "public, max-age=\(ttl)",
+        ]
+        let tag = tags.tag(for: summary)
+        if let tag { headers.set(name: "ETag", value: tag) }
+        if let tag, let ifNoneMatch, EntityTags.matches(ifNoneMatch, tag) {
+            return HTTPResponse(status: 304, headers: headers)
+        }
+        if let file = summary.fileURL { return HTTPResponse(status: 200, headers: headers, body: .file(path: file.path)) }
+        return HTTPResponse(status: 200, headers: headers, body: .bytes([UInt8](summary.unstoredData ?? Data())))
+    }
+
+    /// 200 when the cache folder answers (its index reads) and, with a Redis tier, Redis does;
+    /// 503 naming what does not.
+    private func health() async -> HTTPResponse {
+        let problems = await pipeline.healthProblems()
+        let headers: HTTPHeaders = ["Cache-Control": "no-store"]
+        guard problems.isEmpty else { return .text(status: 503, problems.joined(separator: "; "), headers: headers) }
+        return .text(status: 200, "ok", headers: headers)
+    }
+
+    private func metricsResponse() -> HTTPResponse {
+        var text = pipeline.metrics.prometheusText()
+        if let statistics = statistics() { text += metrics.prometheusText(statistics: statistics) }
+        return HTTPResponse(
+            status: 200, headers: ["Content-Type": "text/plain; version=0.0.4", "Cache-Control": "no-store"],
+            body: .bytes(Array(text.utf8)))
+    }
+}
