@@ -23,15 +23,6 @@ final class DecodeMemoryGateTests: XCTestCase {
         func isHeld(_ name: String) -> Bool { gates[name] != nil }
     }
 
-    /// Waits (at most 5 s) until `condition` holds.
-    private func eventually(_ condition: @escaping () async -> Bool, file: StaticString = #filePath, line: UInt = #line) async throws {
-        for _ in 0..<500 {
-            if await condition() { return }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        XCTFail("condition not met within 5 s", file: file, line: line)
-    }
-
     func testPiecesRunWhileTheirCostsFitAndACostlyOneIsNotOvertaken() async throws {
         let limiter = AsyncLimiter(capacity: 10)
         let recorder = Recorder()
@@ -39,15 +30,22 @@ final class DecodeMemoryGateTests: XCTestCase {
             Task { try await limiter.run(cost: cost) { await recorder.begin(name) } }
         }
         let a = start("a", cost: 6)
-        try await eventually { await recorder.isHeld("a") }
+        try await waitUntil("a runs") { await recorder.isHeld("a") }
         let b = start("b", cost: 6) // does not fit beside a
-        try await Task.sleep(for: .milliseconds(50))
+        // (Or runs: then the assertion below fails at once.)
+        try await waitUntil("b waits") {
+            let waiting = await limiter.waitingCount(at: .normal), running = await recorder.isHeld("b")
+            return waiting == 1 || running
+        }
         let c = start("c", cost: 1) // would fit, but b came first
-        try await Task.sleep(for: .milliseconds(50))
+        try await waitUntil("c waits behind b") {
+            let waiting = await limiter.waitingCount(at: .normal), running = await recorder.isHeld("c")
+            return waiting == 2 || running
+        }
         var started = await recorder.started
         XCTAssertEqual(started, ["a"])
         await recorder.finish("a")
-        try await eventually { let b = await recorder.isHeld("b"); let c = await recorder.isHeld("c"); return b && c }
+        try await waitUntil("b and c run") { let b = await recorder.isHeld("b"); let c = await recorder.isHeld("c"); return b && c }
         // b and c are admitted together; which of the two reaches the recorder first is up to the scheduler.
         started = await recorder.started
         XCTAssertEqual(started.first, "a")
@@ -65,17 +63,31 @@ final class DecodeMemoryGateTests: XCTestCase {
         let limiter = AsyncLimiter(capacity: 4)
         let recorder = Recorder()
         let huge = Task { try await limiter.run(cost: 1_000) { await recorder.begin("huge") } }
-        try await eventually { await recorder.isHeld("huge") }
-        let cancelled = Task { try await limiter.run(cost: 1) { await recorder.begin("cancelled") } }
+        try await waitUntil("huge runs") { await recorder.isHeld("huge") }
+        let left = Arrivals()
+        let cancelled = Task {
+            defer { left.arrive() }
+            try await limiter.run(cost: 1) { await recorder.begin("cancelled") }
+        }
         let next = Task { try await limiter.run(cost: 1) { await recorder.begin("next") } }
-        try await Task.sleep(for: .milliseconds(50))
+        try await waitUntil("both wait") {
+            let waiting = await limiter.waitingCount(at: .normal), started = await recorder.started
+            return waiting == 2 || started.count > 1
+        }
+        let startedBeforehand = await recorder.started
+        // (A piece that ran beside huge would wait for the recorder for ever: stop here.)
+        guard startedBeforehand == ["huge"] else { return XCTFail("huge ran beside \(startedBeforehand.dropFirst())") }
         cancelled.cancel()
+        // (Bounded, not awaited: a waiter that stayed in the queue would wait for ever.)
+        try await waitUntil("the cancelled waiter returns while huge still runs") { left.count == 1 }
         do {
             try await cancelled.value
             XCTFail("a cancelled waiter runs nothing")
         } catch is CancellationError {}
+        let waiting = await limiter.waitingCount(at: .normal)
+        XCTAssertEqual(waiting, 1, "the cancelled waiter left the queue while huge still ran")
         await recorder.finish("huge")
-        try await eventually { await recorder.isHeld("next") }
+        try await waitUntil("next runs") { await recorder.isHeld("next") }
         await recorder.finish("next")
         try await huge.value
         try await next.value
