@@ -1,8 +1,5 @@
 import Foundation
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The socket addresses of the Redis host, with a bounded wait: getaddrinfo has no time-out, so
 /// a name is resolved on a thread of its own (one at a time) and callers wait for it up to their
@@ -10,20 +7,14 @@ import Glibc
 /// (no lookup). A name's addresses are kept until `forget(_:)` (a connection to them failed),
 /// when the next call resolves it again.
 final class RedisHostResolver: Sendable {
-    /// One socket address (a `sockaddr_in` or `sockaddr_in6`, as bytes) of the host.
-    struct Address: Sendable, Equatable {
-        let family: Int32
-        let bytes: [UInt8]
-    }
+    /// One socket address of the host.
+    typealias Address = SocketAddress
 
     /// Resolves a name (the host) for a TCP port (the service): getaddrinfo, or a test's double.
     typealias Lookup = @Sendable (_ host: String, _ service: String) throws(RedisFailure) -> [Address]
 
-    /// A lookup in flight: its callers wait on `done`, which it leaves with its result set.
-    private final class PendingLookup: Sendable {
-        let done = DispatchGroup()
-        let result = Mutex<Result<[Address], RedisFailure>?>(nil)
-    }
+    /// A lookup in flight, which its callers wait for.
+    private typealias PendingLookup = ImgCache.PendingLookup<RedisFailure>
 
     private enum State {
         case idle
@@ -65,7 +56,7 @@ final class RedisHostResolver: Sendable {
         case .addresses(let addresses): return addresses
         case .pending(let lookup): pending = lookup
         }
-        guard pending.done.wait(timeout: .now() + timeout) == .success, let result = pending.result.withLock({ $0 }) else {
+        guard let result = pending.wait(timeout: timeout) else {
             throw RedisFailure("cannot resolve \(host) within \(Int((timeout * 1000).rounded())) ms")
         }
         return try result.get()
@@ -88,7 +79,6 @@ final class RedisHostResolver: Sendable {
             case .resolving(let lookup): return (.pending(lookup), false)
             case .idle:
                 let lookup = PendingLookup()
-                lookup.done.enter()
                 state = .resolving(lookup)
                 return (.pending(lookup), true)
             }
@@ -106,33 +96,16 @@ final class RedisHostResolver: Sendable {
             guard case .resolving(let current) = state, current === lookup else { return }
             state = (try? result.get()).map(State.resolved) ?? .idle
         }
-        lookup.result.withLock { $0 = result }
-        lookup.done.leave()
+        lookup.finish(with: result)
     }
 
     /// getaddrinfo for a TCP stream to `host`:`service`; with `numericOnly`, an IP address only
     /// (no lookup).
     private static func resolve(_ host: String, service: String, numericOnly: Bool) throws(RedisFailure) -> [Address] {
-        var hints = addrinfo()
-        hints.ai_family = AF_UNSPEC
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        hints.ai_flags = AI_NUMERICSERV | (numericOnly ? AI_NUMERICHOST : 0)
-        var list: UnsafeMutablePointer<addrinfo>?
-        let status = getaddrinfo(host, service, &hints, &list)
-        defer { if let list { freeaddrinfo(list) } }
-        guard status == 0 else {
-            throw RedisFailure("cannot resolve \(host): \(String(cString: gai_strerror(status)))")
+        do {
+            return try SocketAddress.lookUp(host, service: service, numericOnly: numericOnly)
+        } catch {
+            throw RedisFailure(error.description)
         }
-        var addresses: [Address] = []
-        var entry = list
-        while let current = entry?.pointee {
-            if let address = current.ai_addr {
-                let bytes = UnsafeRawBufferPointer(start: address, count: Int(current.ai_addrlen))
-                addresses.append(Address(family: current.ai_family, bytes: Array(bytes)))
-            }
-            entry = current.ai_next
-        }
-        guard !addresses.isEmpty else { throw RedisFailure("\(host) has no address") }
-        return addresses
     }
 }

@@ -73,6 +73,32 @@ extension DataLoader {
         /// against DNS rebinding. Default nil: any host. (A redirect from https to http is refused
         /// whatever this says.)
         public var allowedHosts: [String]?
+        /// Whether hosts whose address is not on the public internet are refused, for services that
+        /// fetch URLs strangers hand them (SSRF): loopback, private, link-local, carrier-grade NAT,
+        /// multicast, broadcast, unspecified, reserved and the other special-purpose IPv4 blocks;
+        /// the IPv6 loopback, unspecified, unique-local (fc00::/7), link-local, site-local and
+        /// multicast blocks, and an IPv4-mapped, IPv4-compatible, NAT64 (64:ff9b::/96) or 6to4
+        /// form of a refused IPv4 address (see `IPAddress.nonPublicRange`). The first URL's host
+        /// and every redirect's are resolved before a request is sent (an IP address is read as
+        /// the system reads one, so `2130706433` and `0x7f.1` are 127.0.0.1), and the hop fails
+        /// with `refusedURL` when any address of the host is refused. A name that does not
+        /// resolve fails as one libcurl cannot resolve does (`network`, retried); the lookup
+        /// counts in the hop's `connectTimeout` (`timeout` when it takes longer).
+        ///
+        /// An http hop is then sent to the address that was checked (the URL names the address,
+        /// a `Host` header the host), so that no second lookup can answer a private address (DNS
+        /// rebinding); the load's URLs and errors still name the host. An https hop cannot be
+        /// pinned through URLSession: libcurl resolves its name again when it connects, so a name
+        /// that answers a public address to the check and a private one to libcurl reaches the
+        /// private address, where the TLS handshake fails unless that server holds a certificate
+        /// valid for the name. Default false: any address.
+        public var refusesPrivateAddresses = false
+        /// Hosts that may have private addresses when `refusesPrivateAddresses` is on (an origin
+        /// on the private network, say): the same patterns as `allowedHosts` (exact names, IP
+        /// addresses as the URL writes them, IPv6 in brackets, or `*.example.com`), matched
+        /// against the host in the URL, not its address. Their http hops are still resolved and
+        /// sent to the address found. Default empty.
+        public var allowedPrivateHosts: [String] = []
         /// The `User-Agent` header, unless `headers` or a request's headers name one. Default "imgcache".
         public var userAgent = "imgcache"
         /// Headers sent with every request, checked by `HTTPHeaderField`'s rules (an invalid one,

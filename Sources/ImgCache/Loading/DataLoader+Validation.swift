@@ -3,7 +3,7 @@ import Foundation
 extension DataLoader.Configuration {
     /// Throws `invalidArgument` naming the first setting out of its range: byte limit 1 byte to
     /// 2 GiB; bytes of a body in memory 0 to 2 GiB; time-outs finite and from 1 ms to a day; 0 to 20 redirects; a default TTL finite and
-    /// not negative; the retry policy's own ranges; allowed-host patterns (see `allowedHosts`);
+    /// not negative; the retry policy's own ranges; allowed-host and allowed-private-host patterns (see `allowedHosts`);
     /// headers (see `HTTPHeaderField`).
     func validate() throws {
         guard (1...(Int(Int32.max))).contains(maxBytes) else {
@@ -25,6 +25,7 @@ extension DataLoader.Configuration {
         }
         try retryPolicy.validate()
         _ = try URLPolicy(allowedHosts: allowedHosts)
+        _ = try HostPatterns(allowedPrivateHosts, setting: "allowed private host")
         try HTTPHeaderField.check(headers, of: "configuration")
     }
 }

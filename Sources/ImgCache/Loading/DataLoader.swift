@@ -25,8 +25,9 @@ import FoundationNetworking
 public final class DataLoader: DataLoading {
     public let configuration: Configuration
     private let sessions: LoaderSessions
-    /// The URL policy of `configuration`, or why a setting is out of its range (every load throws it).
-    private let policy: Result<URLPolicy, any Error>
+    /// The URL policy of `configuration` and its address check (when `refusesPrivateAddresses`),
+    /// or why a setting is out of its range (every load throws it).
+    private let policy: Result<(urls: URLPolicy, addresses: AddressScreen?), any Error>
     /// Reads `file://` URLs (one thread, made only when they are allowed), off the cooperative pool:
     /// regular files only, so that no read waits for a writer that may never come.
     private let fileReader: BlockingPool?
@@ -35,16 +36,29 @@ public final class DataLoader: DataLoading {
     /// - Parameters:
     ///   - sleep: waits out the back-off between attempts; tests pass one that records the delays
     ///     instead of waiting. Default `Task.sleep(for:)`.
-    public init(
+    public convenience init(
         configuration: Configuration = Configuration(),
         sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
+    ) {
+        self.init(configuration: configuration, sleep: sleep, lookUp: nil)
+    }
+
+    /// - Parameter lookUp: resolves host names for `refusesPrivateAddresses`; nil for getaddrinfo.
+    ///   Tests pass one that answers names of their own, or hangs.
+    init(
+        configuration: Configuration, sleep: @escaping @Sendable (Duration) async throws -> Void,
+        lookUp: AddressScreen.LookUp?
     ) {
         self.configuration = configuration
         self.sleep = sleep
         sessions = LoaderSessions(configuration: configuration)
         policy = Result {
             try configuration.validate()
-            return try URLPolicy(allowedHosts: configuration.allowedHosts)
+            let urls = try URLPolicy(allowedHosts: configuration.allowedHosts)
+            guard configuration.refusesPrivateAddresses else { return (urls, nil) }
+            let hosts = configuration.allowedPrivateHosts
+            if let lookUp { return (urls, try AddressScreen(allowedPrivateHosts: hosts, lookUp: lookUp)) }
+            return (urls, try AddressScreen(allowedPrivateHosts: hosts))
         }
         fileReader = configuration.allowsFileURLs ? BlockingPool(threadCount: 1, name: "imgcache-files") : nil
     }
@@ -57,7 +71,7 @@ public final class DataLoader: DataLoading {
         switch url.scheme?.lowercased() {
         case "http", "https":
             guard let host = url.host, !host.isEmpty else { throw ImgCacheError.invalidURL(url.absoluteString) }
-            if let reason = try policy.get().refusal(for: url) {
+            if let reason = try policy.get().urls.refusal(for: url) {
                 throw ImgCacheError.refusedURL(url: url.absoluteString, reason: reason)
             }
             return try await loadHTTP(request)
@@ -107,27 +121,26 @@ public final class DataLoader: DataLoading {
         let limits = Transfer.Limits(
             maxBytes: configuration.maxBytes, maxRedirects: configuration.maxRedirects,
             connectTimeout: configuration.connectTimeout, requestTimeout: configuration.requestTimeout,
-            overallTimeout: configuration.overallTimeout, policy: try policy.get(),
+            overallTimeout: configuration.overallTimeout, policy: try policy.get().urls,
+            addressScreen: try policy.get().addresses,
             bodyMemoryLimit: configuration.maxBodyBytesInMemory,
             spillFolder: configuration.spillFolder ?? FileManager.default.temporaryDirectory)
         let transfer = Transfer(
             url: request.url, isConditional: !request.validators.isEmpty, credentials: credentials,
             observer: request.observer, limits: limits, deadline: deadline)
         let watch = Task { await transfer.watchTimeouts() }
-        var session: URLSession?
         var anomaly: AttemptFailure.FramingAnomaly?
         defer {
             watch.cancel()
-            if let session { sessions.attemptEnded(on: session, anomaly: anomaly) }
+            if let session = transfer.session { sessions.attemptEnded(on: session, anomaly: anomaly) }
         }
+        let sessions = self.sessions, observer = request.observer
         do {
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
-                    transfer.start(continuation: continuation) {
-                        request.observer?(.attemptStarted(number: attempt))
-                        let (task, taskSession) = sessions.dataTask(with: urlRequest, for: transfer)
-                        session = taskSession
-                        return task
+                    transfer.start(urlRequest, continuation: continuation) { screened in
+                        observer?(.attemptStarted(number: attempt))
+                        return sessions.dataTask(with: screened, for: transfer)
                     }
                 }
             } onCancel: {

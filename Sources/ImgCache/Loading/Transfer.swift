@@ -15,6 +15,13 @@ import Synchronization
 /// under the transfer's lock and only while the transfer runs: once it has failed, a pending
 /// redirect gets no answer and the cancel ends the task. The one exception is a refused redirect,
 /// whose task is left to complete by itself with the 3xx it was answered.
+///
+/// With an `AddressScreen` (`refusesPrivateAddresses`), every hop is screened before its request
+/// goes: the first before the task is made, each redirect before it is answered. A name's lookup
+/// runs on a thread of its own and the task is made, or the redirect answered, from there when it
+/// comes back: URLSession's delegate queue, which every transfer of the session shares, never
+/// waits for a lookup (FoundationNetworking lets a redirect be answered later, from any thread),
+/// and the hop's connect time-out, which counts the lookup, fails a transfer whose lookup hangs.
 final class Transfer: Sendable {
     /// The part of the configuration an attempt enforces.
     struct Limits: Sendable {
@@ -25,6 +32,8 @@ final class Transfer: Sendable {
         var overallTimeout: TimeInterval
         /// Which redirects may be followed (never https to http; only allowed hosts).
         var policy: URLPolicy
+        /// Screens each hop's addresses, when private ones are refused.
+        var addressScreen: AddressScreen?
         /// Bytes of body held in memory; the rest goes to a file in `spillFolder`.
         var bodyMemoryLimit: Int
         var spillFolder: URL
@@ -43,6 +52,10 @@ final class Transfer: Sendable {
 
     private struct State: ~Copyable {
         var task: URLSessionDataTask?
+        /// The session the task was made on.
+        var session: URLSession?
+        /// The task is being made (outside the lock): a failure meanwhile is resumed once it is in.
+        var isMakingTask = false
         var continuation: CheckedContinuation<Received, Error>?
         var response: HTTPURLResponse?
         var headers: [String: String] = [:]
@@ -56,7 +69,11 @@ final class Transfer: Sendable {
         var earlyFailure: Error?
         /// When the current hop started (the request was sent or a redirect followed).
         var hopStart: ContinuousClock.Instant
-        /// The server the current hop goes to: `url`'s, or the last followed redirect's.
+        /// The current hop's URL: `url`, or the last followed redirect's (the host's name even when
+        /// the request went to the address it was screened at).
+        var hopURL: URL
+        /// The server the current hop goes to: `url`'s, or the last followed redirect's (its
+        /// address when screening pinned it to one).
         var hopOrigin: HTTPOrigin
         /// When the last piece of the body arrived.
         var lastActivity: ContinuousClock.Instant
@@ -96,13 +113,24 @@ final class Transfer: Sendable {
         let now = ContinuousClock.now
         state = Mutex(State(
             body: ResponseBodyBuffer(memoryLimit: limits.bodyMemoryLimit, folder: limits.spillFolder),
-            hopStart: now, hopOrigin: origin, lastActivity: now))
+            hopStart: now, hopURL: url, hopOrigin: origin, lastActivity: now))
     }
 
-    /// Makes the data task (whose delegate must route its callbacks here), starts it, and resumes
-    /// `continuation` when the transfer ends. A transfer that failed before it started (it was
-    /// cancelled) makes no task and fails at once.
-    func start(continuation: CheckedContinuation<Received, Error>, makeTask: () -> URLSessionDataTask) {
+    /// The session of the transfer's task, once one is made: set before the continuation is
+    /// resumed, whenever a task was made.
+    var session: URLSession? {
+        state.withLock { $0.session }
+    }
+
+    /// Screens `request` (when there is an address screen), makes the data task for what is to be
+    /// sent with `makeTask` (whose delegate must route its callbacks here, and which returns the
+    /// task's session), starts it, and resumes `continuation` when the transfer ends. A transfer
+    /// that failed before it started (it was cancelled) makes no task and fails at once; a refused
+    /// or unresolved host fails it without a task.
+    func start(
+        _ request: URLRequest, continuation: CheckedContinuation<Received, Error>,
+        makeTask: @escaping @Sendable (URLRequest) -> (task: URLSessionDataTask, session: URLSession)
+    ) {
         let failure: Error? = state.withLock { state in
             if let failure = state.earlyFailure { return failure }
             state.continuation = continuation
@@ -110,24 +138,55 @@ final class Transfer: Sendable {
             return nil
         }
         if let failure { return continuation.resume(throwing: failure) }
-        // Outside the lock: URLSession's calls wait for its work queue. A failure from here on
-        // resumes the continuation and cancels the task, here if `fail` came before the task did.
-        let task = makeTask()
-        let failedMeanwhile = state.withLock { state in
-            state.task = task
-            return state.isFinished
+        guard let screen = limits.addressScreen else { return send(request, makeTask: makeTask) }
+        screen.screen(request) { [self] verdict in
+            switch verdict {
+            case .send(let screened): send(screened, makeTask: makeTask)
+            case .refuse(let reason): fail(AttemptFailure(error: .refusedURL(url: url.absoluteString, reason: reason), isRetryable: false))
+            case .unresolved(let detail): fail(AttemptFailure.connection(url, "host not found (\(detail))"))
+            }
         }
-        task.resume()
-        if failedMeanwhile { Self.cancel(task) }
     }
 
-    /// Ends the transfer with `error` at once, unless it has already ended.
+    /// Makes the task for `request` and starts it, unless the transfer has failed.
+    private func send(
+        _ request: URLRequest, makeTask: @Sendable (URLRequest) -> (task: URLSessionDataTask, session: URLSession)
+    ) {
+        let proceeds = state.withLock { state in
+            guard !state.isFinished else { return false }
+            state.isMakingTask = true
+            if let target = request.url { state.hopOrigin = HTTPOrigin(target) }
+            return true
+        }
+        guard proceeds else { return }
+        // Outside the lock: URLSession's calls wait for its work queue. A failure from here on
+        // resumes the continuation and cancels the task, here if `fail` came before the task did.
+        let (task, session) = makeTask(request)
+        let (failure, continuation) = state.withLock { state -> (Error?, CheckedContinuation<Received, Error>?) in
+            state.task = task
+            state.session = session
+            state.isMakingTask = false
+            guard state.isFinished else { return (nil, nil) }
+            defer { state.continuation = nil }
+            return (state.earlyFailure, state.continuation)
+        }
+        task.resume()
+        guard let failure else { return }
+        Self.cancel(task)
+        continuation?.resume(throwing: failure)
+    }
+
+    /// Ends the transfer with `error` at once, unless it has already ended. While the task is
+    /// being made, the continuation is resumed once it is in (so that `session` is set).
     func fail(_ error: Error) {
         let (continuation, task) = state.withLock { state -> (CheckedContinuation<Received, Error>?, URLSessionDataTask?) in
             guard !state.isFinished else { return (nil, nil) }
             state.isFinished = true
             state.body.discard()
-            if state.continuation == nil { state.earlyFailure = error }
+            if state.continuation == nil || state.isMakingTask {
+                state.earlyFailure = error
+                return (nil, nil)
+            }
             defer { state.continuation = nil }
             return (state.continuation, state.refusedRedirect ? nil : state.task)
         }
@@ -172,24 +231,25 @@ final class Transfer: Sendable {
     /// A redirect to `request` by `response`: followed (`answer` gets the request, with the
     /// credentials only if it goes to the first URL's origin) or refused (`answer` gets nil, the
     /// transfer fails, and URLSession completes the task with the 3xx). A transfer that has already
-    /// failed never answers: its task is cancelled instead.
+    /// failed never answers: its task is cancelled instead. With an address screen, the target is
+    /// screened first, and answered from the lookup's thread when its host is a name.
     func redirect(
-        to request: URLRequest, by response: HTTPURLResponse, answer: @Sendable (URLRequest?) -> Void
+        to request: URLRequest, by response: HTTPURLResponse, answer: @escaping @Sendable (URLRequest?) -> Void
     ) {
         // The Location itself is checked: FoundationNetworking turns a `file:///path` target into
-        // the path on the redirecting server.
+        // the path on the redirecting server. It is read against the hop's URL, which names the
+        // host even when the request went to its address.
         let location = response.value(forHTTPHeaderField: "Location") ?? ""
-        let target = URL(string: location, relativeTo: response.url)?.absoluteURL ?? request.url
-        let scheme = target?.scheme?.lowercased()
-        let source = response.url ?? url
-        let refusal: AttemptFailure? = state.withLock { state in
-            guard !state.isFinished else { return nil }
+        let (refusal, screened): (AttemptFailure?, URLRequest?) = state.withLock { state in
+            guard !state.isFinished else { return (nil, nil) }
+            let target = URL(string: location, relativeTo: state.hopURL)?.absoluteURL ?? request.url
+            let scheme = target?.scheme?.lowercased()
             state.redirects += 1
             state.hopStart = .now
             var refusal: AttemptFailure?
             if scheme != "http" && scheme != "https" {
                 refusal = .permanent(url, "refused a redirect to \(location): only http and https are loaded")
-            } else if let target, let reason = limits.policy.refusal(redirectFrom: source, to: target) {
+            } else if let target, let reason = limits.policy.refusal(redirectFrom: state.hopURL, to: target) {
                 refusal = AttemptFailure(error: .refusedURL(url: target.absoluteString, reason: reason), isRetryable: false)
             } else if state.redirects > limits.maxRedirects {
                 refusal = .permanent(url, "too many redirects (more than \(limits.maxRedirects))")
@@ -199,17 +259,53 @@ final class Transfer: Sendable {
             state.refusedRedirect = refusal != nil
             guard refusal == nil else {
                 answer(nil)
-                return refusal
+                return (refusal, nil)
             }
-            let next = forwarded(request)
-            if let target = next.url {
-                state.hopOrigin = HTTPOrigin(target)
-                observer?(.redirected(to: target))
+            var next = forwarded(request)
+            // Screened first: FoundationNetworking read a relative Location against the address.
+            if limits.addressScreen != nil, let target {
+                next.url = target
+                return (nil, next)
             }
-            answer(next)
-            return nil
+            follow(next, sent: next, state: &state, answer: answer)
+            return (nil, nil)
         }
         if let refusal { fail(refusal) }
+        guard let screened, let screen = limits.addressScreen else { return }
+        screen.screen(screened) { [self] verdict in
+            let refusal: AttemptFailure? = state.withLock { state in
+                guard !state.isFinished, let target = screened.url else { return nil }
+                let refusal: AttemptFailure
+                switch verdict {
+                case .send(let request):
+                    follow(screened, sent: request, state: &state, answer: answer)
+                    return nil
+                case .refuse(let reason):
+                    refusal = AttemptFailure(
+                        error: .refusedURL(url: target.absoluteString, reason: "refused a redirect to \(target.absoluteString): \(reason)"),
+                        isRetryable: false)
+                case .unresolved(let detail):
+                    refusal = .connection(target, "host not found (\(detail))")
+                }
+                state.refusedRedirect = true
+                answer(nil)
+                return refusal
+            }
+            if let refusal { fail(refusal) }
+        }
+    }
+
+    /// Follows the redirect to `next` (the request naming the host) by answering `sent` (it, or
+    /// it pinned to the address screened), under the lock.
+    private func follow(
+        _ next: URLRequest, sent: URLRequest, state: inout State, answer: @Sendable (URLRequest?) -> Void
+    ) {
+        if let target = next.url, let address = sent.url {
+            state.hopURL = target
+            state.hopOrigin = HTTPOrigin(address)
+            observer?(.redirected(to: target))
+        }
+        answer(sent)
     }
 
     /// `request` with the credentials set if it goes to `origin`, else removed. FoundationNetworking
@@ -249,7 +345,7 @@ final class Transfer: Sendable {
                 }
                 return nil
             }
-            return AttemptFailure.status(status, url: response.url ?? url, headers: headers)
+            return AttemptFailure.status(status, url: state.hopURL, headers: headers)
         }
         if let failure { fail(failure) }
     }
@@ -292,7 +388,7 @@ final class Transfer: Sendable {
                     origin: state.hopOrigin, couldNotConnect: error.map(AttemptFailure.isConnectFailure) ?? false)
                 return .failed(failure)
             }
-            let responseURL = response.url ?? url
+            let responseURL = state.hopURL
             let anomaly = AttemptFailure.FramingAnomaly(origin: state.hopOrigin, couldNotConnect: false)
             let isNotModified = response.statusCode == 304
             // A body cut short is reported as such whether or not URLSession noticed (libcurl's
