@@ -33,7 +33,10 @@ enum ServeCommand: Command {
           --ignore-query L       query items of source URLs left out of cache keys (see fetch)
           --cache-dir DIR        the cache folder (default as for fetch)
           --allowed-hosts L      fetch sources only from these hosts (names and *.domain patterns)
-        \\(RedisOption.help)
+          --allow-private-sources  fetch sources whose address is loopback, private, link-local,
+                                 multicast or unspecified (default: refused with 403, first URL and
+                                 every redirect; https names can still rebind: see the README)
+        \(RedisOption.help)
         """
 
     static func run(_ arguments: inout ArgumentList) throws {

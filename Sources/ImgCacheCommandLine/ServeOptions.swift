@@ -34,9 +34,12 @@ struct ServeOptions {
         let ttl = try reader.number("ttl", in: 0...315_360_000) ?? 31_536_000
         let accessLog = try reader.value("access-log")
         let allowsUnsigned = try reader.flag("allow-unsigned")
+        let allowsPrivateSources = try reader.flag("allow-private-sources")
 
         var pipeline = ImagePipeline.Configuration()
         pipeline.loading.userAgent = "imgcache/\(CommandLineTool.version)"
+        // URLs strangers hand the server must not reach its own network (SSRF).
+        pipeline.loading.refusesPrivateAddresses = !allowsPrivateSources
         pipeline.loading.allowedHosts = try reader.value("allowed-hosts").map { list in
             list.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
         }

@@ -15,6 +15,8 @@ final class Exchange: Sendable {
         var stage = Stage.requestLine
         /// The task running the handler and its time-out, cancelled when another answer wins.
         var work: Task<Void, Never>?
+        /// The request's method as sent, once the headers are in.
+        var method = ""
     }
 
     /// How far MHD's calls of the handler callback have come.
@@ -29,6 +31,8 @@ final class Exchange: Sendable {
 
     /// The request target exactly as it came in the request line.
     let target: String
+    /// When the request line came in.
+    let arrival = ContinuousClock.now
     private let state = Mutex(State())
 
     init(target: String) {
@@ -38,6 +42,12 @@ final class Exchange: Sendable {
     var stage: Stage {
         get { state.withLock { $0.stage } }
         set { state.withLock { $0.stage = newValue } }
+    }
+
+    /// The request's method as sent ("" before the headers are in).
+    var method: String {
+        get { state.withLock { $0.method } }
+        set { state.withLock { $0.method = newValue } }
     }
 
     /// Whether the request reached the handler callback (and so counts as in flight until MHD

@@ -19,11 +19,15 @@ public struct HTTPResponse: Sendable, Hashable {
     public var headers: HTTPHeaders
     /// For HEAD the body is not sent, but its length is, as `Content-Length`.
     public var body: Body
+    /// A word for the server's response observer (an access log's cache outcome, say); never
+    /// sent. Default nil.
+    public var note: String?
 
-    public init(status: Int, headers: HTTPHeaders = HTTPHeaders(), body: Body = .bytes([])) {
+    public init(status: Int, headers: HTTPHeaders = HTTPHeaders(), body: Body = .bytes([]), note: String? = nil) {
         self.status = status
         self.headers = headers
         self.body = body
+        self.note = note
     }
 
     /// A body of one line of plain text (`text/plain; charset=utf-8`), as every error the server

@@ -24,6 +24,26 @@ public final class HTTPServer: Sendable {
     /// a shutdown's drain time runs out.
     public typealias Handler = @Sendable (HTTPRequest) async -> HTTPResponse
 
+    /// A response as the server sent it (the handler's, or one the server made itself), for an
+    /// access log and metrics.
+    public struct ResponseRecord: Sendable, Hashable {
+        /// The method as sent ("" when the request line did not parse).
+        public let method: String
+        /// The request target (path and query) exactly as sent.
+        public let target: String
+        public let status: Int
+        /// Body bytes sent: 0 for HEAD.
+        public let bodyBytes: Int
+        /// From the request line's arrival to the response being queued.
+        public let seconds: Double
+        /// The handler's `HTTPResponse.note`; nil for a response the server made.
+        public let note: String?
+    }
+
+    /// Told of every response the server queues, on the thread that queues it (libmicrohttpd's):
+    /// it must be quick and never block.
+    public typealias ResponseObserver = @Sendable (ResponseRecord) -> Void
+
     /// The address listened on, with the port the system picked when port 0 was asked for.
     public let address: NetworkAddress
     public let configuration: Configuration
@@ -34,9 +54,12 @@ public final class HTTPServer: Sendable {
     /// Starts listening on `configuration.address` and answering with `handler`; the server runs
     /// until `shutdown(drainSeconds:)`, or until it is released: then it stops at once, closing
     /// every connection (handlers still running are cancelled, their answers dropped).
-    public init(configuration: Configuration = Configuration(), handler: @escaping Handler) throws(HTTPServerError) {
+    /// - Parameter observer: told of every response queued (default nil).
+    public init(
+        configuration: Configuration = Configuration(), observer: ResponseObserver? = nil, handler: @escaping Handler
+    ) throws(HTTPServerError) {
         self.configuration = configuration
-        let core = ServerCore(configuration: configuration, handler: handler)
+        let core = ServerCore(configuration: configuration, observer: observer, handler: handler)
         do {
             daemon = try MHDDaemon(address: configuration.address, configuration: configuration, core: core)
         } catch {

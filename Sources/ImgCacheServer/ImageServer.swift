@@ -42,12 +42,16 @@ public final class ImageServer: Sendable {
             throw ImgCacheError.invalidArgument("TTL \(configuration.ttl) s is not in 0...315360000 s")
         }
         let accessLog = try configuration.accessLogPath.map(AccessLog.init(path:))
+        let metrics = ServerMetrics()
         // The service reads the server's statistics, which exist once the server does.
         let reference = ServerReference()
         let service = ImageService(
-            pipeline: pipeline, urls: configuration.urls, ttl: configuration.ttl, accessLog: accessLog,
-            statistics: { reference.server?.statistics })
-        http = try HTTPServer(configuration: configuration.http) { request in await service.respond(to: request) }
+            pipeline: pipeline, urls: configuration.urls, ttl: configuration.ttl, metrics: metrics, server: reference)
+        // Every response the server sends, its own 503s and 504s too, is counted and logged.
+        http = try HTTPServer(configuration: configuration.http, observer: { record in
+            metrics.record(status: record.status, seconds: record.seconds)
+            accessLog?.record(record)
+        }) { request in await service.respond(to: request) }
         reference.server = http
     }
 
@@ -56,20 +60,5 @@ public final class ImageServer: Sendable {
     @discardableResult
     public func shutdown(drainSeconds: TimeInterval) async -> HTTPServer.ShutdownSummary {
         await http.shutdown(drainSeconds: drainSeconds)
-    }
-}
-
-/// The server the service reads its statistics from, set once it is made; weak, as the server
-/// holds the service.
-private final class ServerReference: Sendable {
-    private struct Weak {
-        weak var server: HTTPServer?
-    }
-
-    private let stored = Mutex(Weak())
-
-    var server: HTTPServer? {
-        get { stored.withLock { $0.server } }
-        set { stored.withLock { $0.server = newValue } }
     }
 }

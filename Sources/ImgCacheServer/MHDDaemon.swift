@@ -129,16 +129,19 @@ private let accessHandler: MHD_AccessHandlerCallback = { context, connection, _,
     guard let core = core(context), let connection, let opaque = requestContext?.pointee else { return .NO }
     let exchange = Unmanaged<Exchange>.fromOpaque(opaque).takeUnretainedValue()
     if let response = exchange.takeResponse() {
+        core.responded(exchange, response)
         return queue(response, on: connection, closing: core.closesConnections)
     }
     switch exchange.stage {
     case .requestLine:
         let peer = imgcache_mhd_client_address(connection).flatMap { NetworkAddress(socketAddress: $0) }
         let method = method.map { String(cString: $0) } ?? ""
+        exchange.method = method
         let headerBytes = imgcache_mhd_request_header_size(connection)
         switch core.screen(exchange, method: method, headers: headers(of: connection), headerBytes: headerBytes, peer: peer) {
         case .answer(let response):
             exchange.stage = .begun
+            core.responded(exchange, response)
             return queue(response, on: connection, closing: core.closesConnections)
         case .accept(let request):
             exchange.stage = .screened(request)
@@ -150,6 +153,7 @@ private let accessHandler: MHD_AccessHandlerCallback = { context, connection, _,
         exchange.stage = .begun
         switch core.begin(request) {
         case .answer(let response):
+            core.responded(exchange, response)
             return queue(response, on: connection, closing: core.closesConnections)
         case .run(let admitted):
             MHD_suspend_connection(connection)

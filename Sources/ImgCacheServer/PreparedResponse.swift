@@ -15,8 +15,19 @@ struct PreparedResponse: Sendable {
     let status: Int
     let headers: HTTPHeaders
     let body: Body
+    /// The handler's `HTTPResponse.note`.
+    private(set) var note: String?
+
+    /// Bytes of the body (sent unless the request is HEAD).
+    var bodyByteCount: Int {
+        switch body {
+        case .bytes(let bytes): return bytes.count
+        case .file(let file): return Int(clamping: file.size)
+        }
+    }
 
     init(_ response: HTTPResponse) {
+        defer { note = response.note }
         guard (200...599).contains(response.status) else {
             self.init(text: 500, "the handler answered status \(response.status), not 200...599")
             return

@@ -54,12 +54,14 @@ final class ServerCore: Sendable {
     /// `configuration.requestTimeout`, within 1 ms...1 year.
     private let requestTimeout: TimeInterval
     private let handler: HTTPServer.Handler
+    private let observer: HTTPServer.ResponseObserver?
     private let admission: AdmissionQueue
     private let state = Mutex(State())
 
-    init(configuration: HTTPServer.Configuration, handler: @escaping HTTPServer.Handler) {
+    init(configuration: HTTPServer.Configuration, observer: HTTPServer.ResponseObserver?, handler: @escaping HTTPServer.Handler) {
         self.configuration = configuration
         self.requestTimeout = boundedSeconds(configuration.requestTimeout, lowest: 0.001)
+        self.observer = observer
         self.handler = handler
         self.admission = AdmissionQueue(maxRunning: configuration.maxInFlight, maxWaiting: configuration.maxQueued)
     }
@@ -165,6 +167,17 @@ final class ServerCore: Sendable {
             return
         }
         exchange.attach(Task { await self.answer(exchange, admitted) })
+    }
+
+    /// `response` is being queued for `exchange`: tells the observer.
+    func responded(_ exchange: Exchange, _ response: PreparedResponse) {
+        guard let observer else { return }
+        let elapsed = ContinuousClock.now - exchange.arrival
+        let method = exchange.method
+        observer(HTTPServer.ResponseRecord(
+            method: method, target: exchange.target, status: response.status,
+            bodyBytes: method == "HEAD" ? 0 : response.bodyByteCount,
+            seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, note: response.note))
     }
 
     func completed(_ exchange: Exchange) {

@@ -135,7 +135,7 @@ public final class ImagePipeline: Sendable {
     /// skip work when nothing did. The first fetch of a URL counts as changed. Its key follows
     /// `Configuration.keyPolicy`.
     public func data(for url: URL) async throws -> DataResult {
-        try RequestPlan.checkURL(url, allowedHosts: configuration.loading.allowedHosts)
+        try RequestPlan.checkURL(url, loading: configuration.loading)
         let request = OriginalRequest(
             url: url, key: configuration.keyPolicy.key(for: url), headers: [:], policy: .useCache, storage: .all,
             requiresImage: false)

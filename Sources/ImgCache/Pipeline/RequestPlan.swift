@@ -16,7 +16,7 @@ struct RequestPlan: Sendable {
     ///   `invalidArgument` for a header `HTTPHeaderField` refuses, a quality outside 1...100 or an
     ///   option out of its range.
     init(_ request: ImageRequest, _ configuration: ImagePipeline.Configuration) throws {
-        try Self.checkURL(request.url, allowedHosts: configuration.loading.allowedHosts)
+        try Self.checkURL(request.url, loading: configuration.loading)
         try HTTPHeaderField.check(request.headers, of: "request")
         for quality in [request.quality, request.outputFormat.jpegQuality].compactMap({ $0 }) where !(1...100).contains(quality) {
             throw ImgCacheError.invalidArgument("JPEG quality \(quality) is not in 1...100")
@@ -81,14 +81,23 @@ struct RequestPlan: Sendable {
     }
 
     /// Throws `invalidURL` unless `url` is http, https or file (files are read only when the
-    /// loader allows them), and `refusedURL` for an http(s) host `allowedHosts` does not list.
-    static func checkURL(_ url: URL, allowedHosts: [String]?) throws {
+    /// loader allows them), and `refusedURL` for an http(s) host `allowedHosts` does not list or,
+    /// with `refusesPrivateAddresses`, for a host written as an address that is not public (a
+    /// cached image of it is refused as its download would be; a name is checked by the loader
+    /// when it resolves it).
+    static func checkURL(_ url: URL, loading: DataLoader.Configuration) throws {
         guard let scheme = url.scheme?.lowercased(), ["http", "https", "file"].contains(scheme) else {
             throw ImgCacheError.invalidURL(url.absoluteString)
         }
-        guard allowedHosts != nil, scheme != "file" else { return }
-        if let reason = try URLPolicy(allowedHosts: allowedHosts).refusal(for: url) {
+        guard scheme != "file" else { return }
+        if loading.allowedHosts != nil, let reason = try URLPolicy(allowedHosts: loading.allowedHosts).refusal(for: url) {
             throw ImgCacheError.refusedURL(url: url.absoluteString, reason: reason)
         }
+        guard loading.refusesPrivateAddresses, let host = url.host,
+              let address = IPAddress(literal: host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))),
+              let range = address.nonPublicRange,
+              !(try HostPatterns(loading.allowedPrivateHosts, setting: "allowed private host").matches(url))
+        else { return }
+        throw ImgCacheError.refusedURL(url: url.absoluteString, reason: "\(address) is not a public address (\(range))")
     }
 }

@@ -22,13 +22,16 @@ final class AccessLog: Sendable {
         output = Mutex(handle)
     }
 
-    /// The line of one request (`path` as sent: its first segment, the signature, is left out).
-    func record(method: String, path: String, status: Int, bytes: Int, milliseconds: Double, outcome: String?) {
+    /// The line of one response (its path as sent, without its first segment, the signature, and
+    /// without its query; the cache outcome from the response's note).
+    func record(_ record: HTTPServer.ResponseRecord) {
+        let path = String(record.target.prefix { $0 != "?" })
         var entry: [String: Any] = [
-            "time": Self.timestamp(Date()), "method": method, "path": Self.withoutSignature(path), "status": status,
-            "bytes": bytes, "ms": (milliseconds * 1000).rounded() / 1000,
+            "time": Self.timestamp(Date()), "method": record.method, "path": Self.withoutSignature(path),
+            "status": record.status, "bytes": record.status == 304 ? 0 : record.bodyBytes,
+            "ms": (record.seconds * 1_000_000).rounded() / 1000,
         ]
-        if let outcome { entry["cache"] = outcome }
+        if let outcome = record.note { entry["cache"] = outcome }
         guard var line = try? JSONSerialization.data(withJSONObject: entry, options: [.sortedKeys, .withoutEscapingSlashes])
         else { return }
         line.append(0x0A)

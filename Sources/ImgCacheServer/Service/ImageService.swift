@@ -15,41 +15,26 @@ final class ImageService: Sendable {
     private let ttl: Int
     private let parser: ServeURLParser
     private let tags = EntityTags()
-    let metrics = ServerMetrics()
-    private let accessLog: AccessLog?
-    /// The server's statistics for `/metrics` and `/health`, once the server runs.
-    private let statistics: @Sendable () -> HTTPServer.Statistics?
+    /// The responses the server sent, by status (the server's observer records them).
+    let metrics: ServerMetrics
+    /// The server, for its state (`/health`) and statistics (`/metrics`), once it runs.
+    private let server: ServerReference
 
-    init(
-        pipeline: ImagePipeline, urls: ServeURLConfiguration, ttl: Int, accessLog: AccessLog?,
-        statistics: @escaping @Sendable () -> HTTPServer.Statistics?
-    ) {
+    init(pipeline: ImagePipeline, urls: ServeURLConfiguration, ttl: Int, metrics: ServerMetrics, server: ServerReference) {
         self.pipeline = pipeline
         self.ttl = ttl
         parser = ServeURLParser(configuration: urls)
-        self.accessLog = accessLog
-        self.statistics = statistics
+        self.metrics = metrics
+        self.server = server
     }
 
-    /// The response to `request`, counted and logged.
+    /// The response to `request`; an image's carries its cache outcome as its note, for the
+    /// access log.
     func respond(to request: HTTPRequest) async -> HTTPResponse {
-        let start = ContinuousClock.now
         let (response, summary) = await answer(request)
-        let elapsed = ContinuousClock.now - start
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        metrics.record(status: response.status, seconds: seconds)
-        if let accessLog {
-            var bytes = 0
-            switch response.body {
-            case .bytes(let body): bytes = body.count
-            case .file: bytes = summary?.byteCount ?? 0
-            }
-            accessLog.record(
-                method: request.method.rawValue, path: request.path, status: response.status,
-                bytes: request.method == .head || response.status == 304 ? 0 : bytes, milliseconds: seconds * 1000,
-                outcome: summary?.cacheOutcome.rawValue)
-        }
-        return response
+        var noted = response
+        noted.note = summary?.cacheOutcome.rawValue
+        return noted
     }
 
     /// The response, and the variant it serves when it serves one.
@@ -95,9 +80,11 @@ final class ImageService: Sendable {
     }
 
     /// 200 when the cache folder answers (its index reads) and, with a Redis tier, Redis does;
-    /// 503 naming what does not.
+    /// 503 naming what does not, or while the server drains (so that a load balancer stops
+    /// sending requests).
     private func health() async -> HTTPResponse {
-        let problems = await pipeline.healthProblems()
+        var problems = await pipeline.healthProblems()
+        if let state = server.server?.state, state != .running { problems.insert("the server is shutting down", at: 0) }
         let headers: HTTPHeaders = ["Cache-Control": "no-store"]
         guard problems.isEmpty else { return .text(status: 503, problems.joined(separator: "; "), headers: headers) }
         return .text(status: 200, "ok", headers: headers)
@@ -105,7 +92,7 @@ final class ImageService: Sendable {
 
     private func metricsResponse() -> HTTPResponse {
         var text = pipeline.metrics.prometheusText()
-        if let statistics = statistics() { text += metrics.prometheusText(statistics: statistics) }
+        if let statistics = server.server?.statistics { text += metrics.prometheusText(statistics: statistics) }
         return HTTPResponse(
             status: 200, headers: ["Content-Type": "text/plain; version=0.0.4", "Cache-Control": "no-store"],
             body: .bytes(Array(text.utf8)))

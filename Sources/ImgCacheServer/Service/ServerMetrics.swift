@@ -17,7 +17,7 @@ final class ServerMetrics: Sendable {
     /// The server's families in Prometheus text (names `imgcache_http_*`).
     func prometheusText(statistics: HTTPServer.Statistics) -> String {
         var text = PrometheusText()
-        text.family("imgcache_http_responses", type: .counter, help: "HTTP responses sent, by status code.")
+        text.family("imgcache_http_responses_total", type: .counter, help: "HTTP responses sent, by status code.")
         for (status, count) in statuses.withLock({ $0 }).sorted(by: { $0.key < $1.key }) {
             text.sample("imgcache_http_responses_total", labels: [("code", String(status))], value: count)
         }
@@ -27,7 +27,8 @@ final class ServerMetrics: Sendable {
         text.sample("imgcache_http_requests_queued", value: statistics.requestsQueued)
         text.family("imgcache_http_connections_open", type: .gauge, help: "Client connections open.")
         text.sample("imgcache_http_connections_open", value: statistics.openConnections)
-        text.family("imgcache_http_refused_requests", type: .counter, help: "Requests refused with 503 because the queue was full.")
+        text.family(
+            "imgcache_http_refused_requests_total", type: .counter, help: "Requests refused with 503 because the queue was full.")
         text.sample("imgcache_http_refused_requests_total", value: statistics.refusedRequests)
         text.family(
             "imgcache_http_request_duration_seconds", type: .histogram,
