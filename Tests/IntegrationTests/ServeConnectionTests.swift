@@ -42,7 +42,7 @@ final class ServeConnectionTests: XCTestCase {
             arguments += ["-o", "/dev/null", serve.url(path).absoluteString]
         }
         arguments += ["-o", metrics.path, serve.url("/metrics").absoluteString]
-        let result = try ProductRunner.runTool("curl", arguments, timeout: 60)
+        let result = try Curl.run(arguments, timeout: 60)
         XCTAssertEqual(result.status, 0, result.errors)
         let transfers = result.output.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
         XCTAssertEqual(transfers.count, 21)

@@ -104,7 +104,7 @@ final class ServeFleetTests: XCTestCase {
         var arguments = ["-s", "-k", http2 ? "--http2" : "--http1.1", "--max-time", "30",
                          "-w", "%{http_version} %{http_code} %{size_download} %header{etag}\\n"]
         for url in urls { arguments += ["-o", "/dev/null", url] }
-        let result = try ProductRunner.runTool("curl", arguments, timeout: 60)
+        let result = try Curl.run(arguments, timeout: 60)
         XCTAssertEqual(result.status, 0, result.errors)
         return result.output.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
     }
@@ -148,7 +148,7 @@ final class ServeFleetTests: XCTestCase {
         // a request line over 8 KiB refused before any instance sees it.
         XCTAssertEqual(try curl(["https://127.0.0.1:\(https)/health"]).first?.dropFirst().first, "200")
         XCTAssertEqual(try curl(["https://127.0.0.1:\(https)/metrics"]).first?.dropFirst().first, "404")
-        let redirect = try ProductRunner.runTool("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code} %{redirect_url}",
+        let redirect = try Curl.run(["-s", "-o", "/dev/null", "-w", "%{http_code} %{redirect_url}",
                                                           "http://127.0.0.1:\(http)/health"], timeout: 30)
         XCTAssertEqual(redirect.output, "301 https://127.0.0.1/health")
         let long = "https://127.0.0.1:\(https)/" + String(repeating: "a", count: 9000)

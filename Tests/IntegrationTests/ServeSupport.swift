@@ -146,6 +146,16 @@ enum ServeAssert {
     }
 }
 
+/// curl, the tests' HTTP/2 and keep-alive client (Debian's curl package).
+enum Curl {
+    static func run(_ arguments: [String], timeout: TimeInterval = 60) throws -> ProductRunner.Result {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") else {
+            throw ServerError("curl is not installed: apt-get install curl")
+        }
+        return try ProductRunner.runTool("curl", arguments, timeout: timeout)
+    }
+}
+
 /// Files for an origin to serve, made by the tests.
 enum ServeMedia {
     /// A JPEG whose scan stops halfway and is closed with EOI: the file ends where it should,
