@@ -30,9 +30,13 @@ final class ServeProcess: @unchecked Sendable {
     /// Starts `imgcache serve` with `arguments` after those `commandLine` gives, signed with the
     /// tests' key unless `signed` is false (then `--allow-unsigned` is the caller's to pass),
     /// with the cache in `cacheFolder` (default a new temporary folder) and `environment` added
-    /// to the test's (every `IMGCACHE_` variable of the test's own left out); waits (up to 10 s)
-    /// for the "listening" line.
-    init(_ arguments: [String] = [], signed: Bool = true, cacheFolder: URL? = nil, environment: [String: String] = [:]) throws {
+    /// to the test's (every `IMGCACHE_` variable of the test's own left out), sources on this
+    /// machine's addresses allowed unless `allowsPrivateSources` is false; waits (up to 10 s) for
+    /// the "listening" line.
+    init(
+        _ arguments: [String] = [], signed: Bool = true, cacheFolder: URL? = nil, environment: [String: String] = [:],
+        allowsPrivateSources: Bool = true
+    ) throws {
         if let cacheFolder {
             self.cacheFolder = cacheFolder
             ownsCacheFolder = false
@@ -47,7 +51,7 @@ final class ServeProcess: @unchecked Sendable {
         }
         variables.merge(environment) { $1 }
         process.executableURL = Self.executable
-        process.arguments = try Self.commandLine(arguments, cacheFolder: self.cacheFolder)
+        process.arguments = try Self.commandLine(arguments, cacheFolder: self.cacheFolder, allowsPrivateSources: allowsPrivateSources)
         process.environment = variables
         let outputPipe = Pipe(), errorPipe = Pipe()
         process.standardOutput = outputPipe
@@ -72,23 +76,12 @@ final class ServeProcess: @unchecked Sendable {
     /// The built `imgcache`, beside the test bundle.
     static var executable: URL { Bundle.main.bundleURL.appendingPathComponent("imgcache") }
 
-    /// `serve --listen 127.0.0.1:0 --cache-dir FOLDER`, then `--allow-private-sources` when this
-    /// build has it, then `arguments`.
-    static func commandLine(_ arguments: [String], cacheFolder: URL) throws -> [String] {
+    /// `serve --listen 127.0.0.1:0 --cache-dir FOLDER`, then `--allow-private-sources` when
+    /// `allowsPrivateSources` (default true: the tests' origins are on 127.0.0.1), then `arguments`.
+    static func commandLine(_ arguments: [String], cacheFolder: URL, allowsPrivateSources: Bool = true) throws -> [String] {
         var line = ["serve", "--listen", "127.0.0.1:0", "--cache-dir", cacheFolder.path]
-        if try hasPrivateSourcesOption() { line.append("--allow-private-sources") }
+        if allowsPrivateSources { line.append("--allow-private-sources") }
         return line + arguments
-    }
-
-    private static let helpText = Mutex<String?>(nil)
-
-    /// True when `imgcache serve --help` lists `--allow-private-sources` (read once).
-    static func hasPrivateSourcesOption() throws -> Bool {
-        if let text = helpText.withLock({ $0 }) { return text.contains("--allow-private-sources") }
-        let result = try ProductRunner.run("imgcache", ["serve", "--help"], timeout: 30)
-        let text = result.output + result.errors
-        helpText.withLock { $0 = text }
-        return text.contains("--allow-private-sources")
     }
 
     func url(_ path: String) -> URL {
