@@ -63,10 +63,9 @@ let package = Package(
         .testTarget(name: "ImgCacheTests", dependencies: ["ImgCache", "TestSupport", "cache-worker"], path: "Tests/ImgCacheTests"),
         .testTarget(
             name: "CLITests", dependencies: ["ImgCacheCLI", "ImgCacheCommandLine", "ImgCache", "TestSupport"], path: "Tests/CLITests"),
-        // Serve URLs signed by the imgproxy PyPI package (Scripts/imgproxy_urls.py, run with python3).
+        // Serve URLs signed by the imgproxy PyPI package (Tests/Scripts/imgproxy_urls.py, run with python3).
         .testTarget(
-            name: "ServerURLTests", dependencies: ["ImgCacheServerURLs", "ImgCache", "TestSupport"], path: "Tests/ServerURLTests",
-            exclude: ["Scripts"]),
+            name: "ServerURLTests", dependencies: ["ImgCacheServerURLs", "ImgCache", "TestSupport"], path: "Tests/ServerURLTests"),
         // Starts HTTPServer on 127.0.0.1 (port 0); the awkward clients are Tests/Servers/*.py.
         .testTarget(name: "ServerTests", dependencies: ["ImgCacheServer"], path: "Tests/ServerTests"),
         .testTarget(name: "ConformanceTests", dependencies: ["ImgCache", "TestSupport"], path: "Tests/ConformanceTests"),

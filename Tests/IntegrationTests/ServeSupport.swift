@@ -6,70 +6,34 @@ import ImgCache
 import TestSupport
 import XCTest
 
-/// Serve paths built and signed by the imgproxy PyPI package, as a Python service makes them
-/// (`Tests/ServerURLTests/Scripts/imgproxy_urls.py`, shared with the URL tests).
+/// Serve paths built and signed by the imgproxy PyPI package with the tests' key and salt (see
+/// `ImgproxySigner`), as a Python service makes them.
 enum ServeURLs {
-    /// One path: `ImgProxy(source, resizing_type=..., width=..., height=..., enlarge=...)(*advanced)`,
-    /// which the package writes `/SIG/ADVANCED.../g:ce/rs:TYPE:W:H:ENLARGE/SOURCE`; a plain source
-    /// is percent-encoded and followed by `@EXT`, a base64 one by `.EXT`.
-    struct Case: Encodable {
-        struct Params: Encodable {
-            var resizing_type: String?
-            var width: Int?
-            var height: Int?
-            var enlarge: Bool?
-        }
-
-        var source: String
-        var plain: Bool
-        var `extension` = ""
-        var params = Params()
-        var advanced: [String] = []
-
-        init(_ source: URL, plain: Bool = true, extension: String = "", type: String = "fit", width: Int = 0, height: Int = 0,
-             enlarge: Bool = false, advanced: [String] = []) {
-            self.source = source.absoluteString
-            self.plain = plain
-            self.extension = `extension`
-            params = Params(resizing_type: type, width: width, height: height, enlarge: enlarge)
-            self.advanced = advanced
-        }
-    }
-
-    private struct Request: Encodable {
-        let key: String?
-        let salt: String?
-        let cases: [Case]
-    }
-
-    private struct Answer: Decodable {
-        let paths: [String]
-    }
-
-    private static let script = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("ServerURLTests/Scripts/imgproxy_urls.py")
+    typealias Case = ImgproxySigner.Case
 
     /// The path of each case, signed with the tests' key and salt (`/insecure/...` when `signed`
     /// is false), in one run of the script.
     static func paths(_ cases: [Case], signed: Bool = true) throws -> [String] {
-        let input = FileManager.default.temporaryDirectory.appendingPathComponent("imgcache-serve-urls-\(UUID().uuidString).json")
-        let request = Request(
-            key: signed ? ServeProcess.keyHex : nil, salt: signed ? ServeProcess.saltHex : nil, cases: cases)
-        try JSONEncoder().encode(request).write(to: input)
-        defer { try? FileManager.default.removeItem(at: input) }
-        let result = try ProductRunner.runTool("sh", ["-c", "python3 \"$0\" < \"$1\"", script.path, input.path])
-        if result.errors.contains("No module named 'imgproxy'") {
-            throw ServerError("python3 cannot import imgproxy, which signs these tests' URLs: run `make setup`, or `python3 -m pip install imgproxy`")
-        }
-        guard result.status == 0, !result.killedBySignal else { throw ServerError("imgproxy_urls.py failed: \(result.errors)") }
-        let answer = try JSONDecoder().decode(Answer.self, from: Data(result.output.utf8))
-        guard answer.paths.count == cases.count else { throw ServerError("\(answer.paths.count) paths for \(cases.count) cases") }
-        return answer.paths
+        try ImgproxySigner.paths(
+            cases, keyHex: signed ? ServeProcess.keyHex : nil, saltHex: signed ? ServeProcess.saltHex : nil).paths
     }
 
     static func path(_ single: Case, signed: Bool = true) throws -> String {
         try paths([single], signed: signed)[0]
+    }
+}
+
+extension ImgproxySigner.Case {
+    /// `ImgProxy(source, resizing_type=type, width=..., height=..., enlarge=...)(*advanced)`,
+    /// which the package writes `/SIG/ADVANCED.../g:ce/rs:TYPE:W:H:ENLARGE/SOURCE`; a plain source
+    /// is percent-encoded and followed by `@EXT`, a base64 one by `.EXT`.
+    init(
+        _ source: URL, plain: Bool = true, extension: String = "", type: String = "fit", width: Int = 0, height: Int = 0,
+        enlarge: Bool = false, advanced: [String] = []
+    ) {
+        self.init(
+            source: source.absoluteString, plain: plain, extension: `extension`,
+            params: Params(resizing_type: type, width: width, height: height, enlarge: enlarge), advanced: advanced)
     }
 }
 

@@ -1,14 +1,15 @@
 import Foundation
 @testable import ImgCache
 import ImgCacheServerURLs
+import TestSupport
 import XCTest
 
 /// URLs built and signed by the imgproxy PyPI package (what a Python service's signing code
 /// makes): each verifies with the same key and salt and maps to the request it asks for; one
 /// changed byte anywhere is refused with a 403; unsigned URLs pass only where allowed.
 final class ImgproxySignedURLTests: XCTestCase {
-    private typealias Case = ImgproxyScript.Case
-    private typealias Params = ImgproxyScript.Case.Params
+    private typealias Case = ImgproxySigner.Case
+    private typealias Params = ImgproxySigner.Case.Params
 
     private static let photo = ServeParsing.source
     private static let photoURL = ServeParsing.sourceURL
@@ -67,7 +68,7 @@ final class ImgproxySignedURLTests: XCTestCase {
 
     func testURLsSignedByTheImgproxyPackageVerifyAndMapToTheirRequests() throws {
         let cases = try signedCases()
-        let (version, paths) = try ImgproxyScript.paths(cases.map(\.case), keyHex: ServeParsing.keyHex, saltHex: ServeParsing.saltHex)
+        let (version, paths) = try ImgproxySigner.paths(cases.map(\.case), keyHex: ServeParsing.keyHex, saltHex: ServeParsing.saltHex)
         XCTAssertFalse(version.isEmpty)
         let parser = try ServeParsing.signed()
         for ((testCase, expected), path) in zip(cases, paths) {
@@ -84,7 +85,7 @@ final class ImgproxySignedURLTests: XCTestCase {
 
     func testASignedSliceVerifiesAndWaitsForTheScreenshotsSize() throws {
         let cases = [Case(source: Self.photo, plain: false, params: Params(resizing_type: "fill"), advanced: ["sl:medium:top", "wd:iphone-16-pro:medium"])]
-        let path = try ImgproxyScript.paths(cases, keyHex: ServeParsing.keyHex, saltHex: ServeParsing.saltHex).paths[0]
+        let path = try ImgproxySigner.paths(cases, keyHex: ServeParsing.keyHex, saltHex: ServeParsing.saltHex).paths[0]
         let serve = try ServeParsing.signed().parse(path: path)
         XCTAssertNil(serve.imageRequest)
         guard case .slice(let slice) = serve.plan else { return XCTFail("\(serve.plan) is not a slice") }
@@ -105,8 +106,8 @@ final class ImgproxySignedURLTests: XCTestCase {
                  advanced: ["cb:7"]),
             Case(source: Self.photo, plain: false, extension: "jpg", params: Params(resizing_type: "fit", width: 300), advanced: ["q:80"]),
         ]
-        let paths = try ImgproxyScript.paths(cases, keyHex: ServeParsing.keyHex, saltHex: ServeParsing.saltHex).paths
-        let otherKey = try ImgproxyScript.paths(cases, keyHex: "00" + ServeParsing.keyHex.dropFirst(2), saltHex: ServeParsing.saltHex).paths
+        let paths = try ImgproxySigner.paths(cases, keyHex: ServeParsing.keyHex, saltHex: ServeParsing.saltHex).paths
+        let otherKey = try ImgproxySigner.paths(cases, keyHex: "00" + ServeParsing.keyHex.dropFirst(2), saltHex: ServeParsing.saltHex).paths
         let parser = try ServeParsing.signed()
         var refused = 0
         for (path, signedByOther) in zip(paths, otherKey) {
@@ -132,9 +133,9 @@ final class ImgproxySignedURLTests: XCTestCase {
 
     func testUnsignedURLsPassOnlyWhereTheConfigurationAllowsThem() throws {
         let cases = [Case(source: Self.photo, plain: true, params: Params(resizing_type: "fit", width: 300, height: 200))]
-        let unsignedPath = try ImgproxyScript.paths(cases, keyHex: nil, saltHex: nil).paths[0]
+        let unsignedPath = try ImgproxySigner.paths(cases, keyHex: nil, saltHex: nil).paths[0]
         XCTAssertTrue(unsignedPath.hasPrefix("/insecure/g:ce/rs:fit:300:200:0/plain/"), unsignedPath)
-        let signedPath = try ImgproxyScript.paths(cases, keyHex: ServeParsing.keyHex, saltHex: ServeParsing.saltHex).paths[0]
+        let signedPath = try ImgproxySigner.paths(cases, keyHex: ServeParsing.keyHex, saltHex: ServeParsing.saltHex).paths[0]
         let expected = ImageRequest(url: Self.photoURL, target: .pixels(PixelSize(width: 300, height: 200)))
 
         // Allowed: any first segment, a signature included.
@@ -168,8 +169,8 @@ final class ImgproxySignedURLTests: XCTestCase {
     /// lacks gets a 400 naming it, the same URL unsigned under a key a 403.
     func testTheSignatureIsCheckedBeforeTheOptions() throws {
         let cases = [Case(source: Self.photo, plain: false, extension: "png", params: Params(resizing_type: "fill", width: 300, height: 400, gravity: "sm"))]
-        let signed = try ImgproxyScript.paths(cases, keyHex: ServeParsing.keyHex, saltHex: ServeParsing.saltHex).paths[0]
-        let unsigned = try ImgproxyScript.paths(cases, keyHex: nil, saltHex: nil).paths[0]
+        let signed = try ImgproxySigner.paths(cases, keyHex: ServeParsing.keyHex, saltHex: ServeParsing.saltHex).paths[0]
+        let unsigned = try ImgproxySigner.paths(cases, keyHex: nil, saltHex: nil).paths[0]
         let parser = try ServeParsing.signed()
         XCTAssertEqual(
             ServeParsing.error(signed, parser: parser),

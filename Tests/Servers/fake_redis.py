@@ -26,11 +26,12 @@ Every event is appended to the events FILE as one line, flushed at once:
 import argparse
 import itertools
 import os
-import signal
 import socket
 import sys
 import threading
 import time
+
+from server_lifetime import tie_to_parent
 
 LOCK = threading.Lock()
 CONNECTIONS = itertools.count(1)
@@ -138,19 +139,9 @@ def serve(connection, number):
         connection.close()
 
 
-def exit_with_parent():
-    """Ends the server when the test process that started it is gone, even if it crashed."""
-    parent = os.getppid()
-    while os.getppid() == parent:
-        time.sleep(0.5)
-    os._exit(0)
-
-
 def main():
     global ARGS
-    # A child of a Swift test inherits a signal mask that blocks SIGTERM and SIGINT.
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
-    threading.Thread(target=exit_with_parent, daemon=True).start()
+    tie_to_parent()
     parser = argparse.ArgumentParser()
     parser.add_argument("--port-file", required=True)
     parser.add_argument("--events", required=True)

@@ -54,7 +54,6 @@ import email.utils
 import gzip
 import itertools
 import os
-import signal
 import socket
 import struct
 import sys
@@ -62,6 +61,8 @@ import threading
 import time
 import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from server_lifetime import tie_to_parent
 
 # Path -> the numbers of the connections its requests came over, in order.
 REQUESTS = {}
@@ -340,19 +341,9 @@ class Handler(BaseHTTPRequestHandler):
         self.wfile.write(body)
 
 
-def exit_with_parent():
-    """Ends the server when the test process that started it is gone, even if it crashed."""
-    parent = os.getppid()
-    while os.getppid() == parent:
-        time.sleep(0.5)
-    os._exit(0)
-
-
 def main():
     global ROOT
-    # A child of a Swift test inherits a signal mask that blocks SIGTERM and SIGINT.
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
-    threading.Thread(target=exit_with_parent, daemon=True).start()
+    tie_to_parent()
     parser = argparse.ArgumentParser()
     parser.add_argument("--root", required=True)
     parser.add_argument("--port-file", required=True)
