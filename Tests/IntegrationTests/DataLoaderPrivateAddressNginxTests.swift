@@ -31,22 +31,12 @@ final class DataLoaderPrivateAddressNginxTests: XCTestCase {
         URL(string: "http://\(host):\(nginx.port)\(path)")!
     }
 
-    private func error(loading url: URL, with loader: DataLoader) async -> ImgCacheError? {
-        do {
-            let response = try await loader.load(DataRequest(url: url))
-            XCTFail("loaded \(url): \(response.statusCode)")
-            return nil
-        } catch {
-            return error as? ImgCacheError
-        }
-    }
-
     func testLoopbackURLsAreRefusedBeforeNginxSeesARequest() async throws {
         let loader = loader(refusing: true)
         let loopback = "127.0.0.1, which is not a public address (loopback, 127.0.0.0/8)"
         for (host, reason) in [("127.0.0.1", "host '127.0.0.1' is " + loopback), ("localhost", "host 'localhost' resolves to " + loopback)] {
             let url = url(host, "/x.jpg")
-            let error = await error(loading: url, with: loader)
+            let error = await loader.error(loading: url)
             XCTAssertEqual(error, .refusedURL(url: url.absoluteString, reason: reason))
         }
         XCTAssertEqual(try nginx.accessLog(count: 1), [], "no request reached nginx")
@@ -57,7 +47,7 @@ final class DataLoaderPrivateAddressNginxTests: XCTestCase {
 
     func testARedirectFromAnAllowedHostToAnotherNameOfLoopbackIsRefused() async throws {
         let target = url("localhost", "/x.jpg")
-        let error = await error(loading: url("127.0.0.1", "/redirect/localhost:\(nginx.port)/x.jpg"), with: loader(refusing: true, allowing: ["127.0.0.1"]))
+        let error = await loader(refusing: true, allowing: ["127.0.0.1"]).error(loading: url("127.0.0.1", "/redirect/localhost:\(nginx.port)/x.jpg"))
         XCTAssertEqual(error, .refusedURL(
             url: target.absoluteString,
             reason: "refused a redirect to \(target.absoluteString): host 'localhost' resolves to 127.0.0.1, which is not a public address (loopback, 127.0.0.0/8)"))

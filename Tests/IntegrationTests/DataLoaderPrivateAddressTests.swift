@@ -46,16 +46,6 @@ final class DataLoaderPrivateAddressTests: FaultServerTestCase {
         }
     }
 
-    private func error(loading url: URL, with loader: DataLoader) async -> ImgCacheError? {
-        do {
-            let response = try await loader.load(DataRequest(url: url))
-            XCTFail("loaded \(url): \(response.statusCode)")
-            return nil
-        } catch {
-            return error as? ImgCacheError
-        }
-    }
-
     func testEverySpellingOfALoopbackAddressIsRefusedBeforeAnyRequest() async throws {
         let loader = refusing()
         let loopback = "127.0.0.1, which is not a public address (loopback, 127.0.0.0/8)"
@@ -73,7 +63,7 @@ final class DataLoaderPrivateAddressTests: FaultServerTestCase {
         let start = Date()
         for (host, reason) in cases {
             let url = url(host, "/ok.jpg")
-            let error = await error(loading: url, with: loader)
+            let error = await loader.error(loading: url)
             XCTAssertEqual(error, .refusedURL(url: url.absoluteString, reason: reason), host)
         }
         XCTAssertLessThan(Date().timeIntervalSince(start), 2)
@@ -87,7 +77,7 @@ final class DataLoaderPrivateAddressTests: FaultServerTestCase {
             XCTAssertEqual(response.data, server.image, host)
         }
         for host in ["2130706433", "0x7f.1", "[::1]"] {
-            let error = await error(loading: url(host, "/ok.jpg"), with: permissive)
+            let error = await permissive.error(loading: url(host, "/ok.jpg"))
             guard case .network? = error else { return XCTFail("\(host): \(String(describing: error))") }
         }
         let loaded = try await server.count("/ok.jpg")
@@ -143,7 +133,7 @@ final class DataLoaderPrivateAddressTests: FaultServerTestCase {
         // One lookup per hop: 1, then 3, then 2.
         XCTAssertEqual(calls.load(ordering: .sequentiallyConsistent), 6)
         // The same name, not allowed, resolves to 127.0.0.1: refused.
-        let error = await error(loading: url("cdn.test", "/ok.jpg"), with: try refusing(names: ["cdn.test"], allowing: []))
+        let error = await (try refusing(names: ["cdn.test"], allowing: [])).error(loading: url("cdn.test", "/ok.jpg"))
         XCTAssertEqual(error, .refusedURL(
             url: url("cdn.test", "/ok.jpg").absoluteString,
             reason: "host 'cdn.test' resolves to 127.0.0.1, which is not a public address (loopback, 127.0.0.0/8)"))
@@ -153,7 +143,7 @@ final class DataLoaderPrivateAddressTests: FaultServerTestCase {
         let calls = Atomic(0)
         let loader = try refusing(names: [], allowing: []) { _ in calls.add(1, ordering: .sequentiallyConsistent) }
         let url = url("nowhere.test", "/ok.jpg")
-        let error = await error(loading: url, with: loader)
+        let error = await loader.error(loading: url)
         XCTAssertEqual(error, .network(url: url.absoluteString, detail: "host not found (cannot resolve nowhere.test: no such name)"))
         XCTAssertEqual(calls.load(ordering: .sequentiallyConsistent), 3, "three attempts")
     }
@@ -170,7 +160,7 @@ final class DataLoaderPrivateAddressTests: FaultServerTestCase {
         }
         let first = url("hang.test", "/ok.jpg")
         let start = Date()
-        let error = await error(loading: first, with: loader)
+        let error = await loader.error(loading: first)
         XCTAssertEqual(error, .timeout(url: first.absoluteString, seconds: 0.5))
         XCTAssertLessThan(Date().timeIntervalSince(start), 1.5)
 
