@@ -26,7 +26,7 @@ SUDO := $(shell [ "$$(id -u)" -eq 0 ] || command -v sudo 2>/dev/null)
 # same list.
 APT_PACKAGES := libgif-dev libpng-dev libjpeg-dev libsqlite3-dev libssl-dev libdeflate-dev liblcms2-dev libwebp-dev webp libgs-common libcairo2-dev fonts-dejavu-core pkg-config nginx \
 	python3 python3-pip libjpeg-turbo-progs imagemagick gifsicle libvips-tools hyperfine time strace \
-	openssl ca-certificates libhiredis-dev redis-server libmicrohttpd-dev stress curl
+	openssl ca-certificates libhiredis-dev redis-server libmicrohttpd-dev stress curl wrk
 
 IMGCACHE_BIN ?= .build/release/imgcache
 BENCH_FLAGS ?=
@@ -34,7 +34,7 @@ THROUGHPUT_FLAGS ?=
 
 FUZZ_SECONDS ?= 600
 
-.PHONY: all help setup build release test demo fuzz bench bench-throughput bench-compare bench-corpus bench-memory bench-limits bench-webp bench-redis bench-disk-hit clean
+.PHONY: all help setup build release test demo fuzz bench bench-throughput bench-compare bench-corpus bench-memory bench-limits bench-webp bench-redis bench-disk-hit bench-serve clean
 
 all: build
 
@@ -53,6 +53,7 @@ help:
 	@echo "make bench-webp    setup, release build, a 24 MP WebP to 1014x474 JPEG against vipsthumbnail, Pillow and dwebp with hyperfine (Benchmarks/webp.sh; BENCH_FLAGS=\"--rounds 3 --runs 5\")"
 	@echo "make bench-redis   setup, release build, 4 prefetch instances sharing one Redis against 1: origin requests and wall time (Benchmarks/redis.sh; BENCH_FLAGS=\"--urls 200 --instances 4 --delay-ms 20\")"
 	@echo "make bench-disk-hit  setup, release build, fetch of a stored 8-frame GIF variant against cache path in a cache of 600 entries, with hyperfine and strace's sync count (Benchmarks/disk-hit.sh; BENCH_FLAGS=\"--rounds 7 --runs 10 --baseline OLD_BINARY\")"
+	@echo "make bench-serve   setup, release build, imgcache serve under wrk at 16 and 64 connections: warm against thumbor and nginx's static files, cold against thumbor and imgcache prefetch (Benchmarks/serve.sh; BENCH_FLAGS=\"--runs 1 --seconds 5\")"
 	@echo "make fuzz          build the libFuzzer harnesses (ASan) and run each for FUZZ_SECONDS (default 600) (Fuzz/run.sh)"
 	@echo "make clean         remove .build and out"
 
@@ -127,6 +128,9 @@ bench-redis: setup release
 
 bench-disk-hit: setup release
 	Benchmarks/disk-hit.sh --no-build $(BENCH_FLAGS)
+
+bench-serve: setup release
+	Benchmarks/serve.sh --no-build $(BENCH_FLAGS)
 
 # Benchmark runs keep everything they write outside the repository (the corpus folder and TMPDIR).
 bench: bench-corpus release
