@@ -166,7 +166,7 @@ install_thumbor() {
   echo "$bench_name: installing thumbor $thumbor_version into $thumbor_venv" >&2
   rm -rf "$thumbor_venv" "$thumbor_venv.tmp"
   "$python" -m venv "$thumbor_venv" >&2 || die 2 "$python -m venv failed"
-  if ! PIP_ROOT_USER_ACTION=ignore "$thumbor_venv/bin/python" -m pip install --quiet --disable-pip-version-check \
+  if ! PIP_ROOT_USER_ACTION=ignore "$thumbor_venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-cache-dir \
     "thumbor==$thumbor_version" >&2; then
     rm -rf "$thumbor_venv"
     die 2 "pip could not install thumbor==$thumbor_version"
@@ -810,7 +810,7 @@ echo "- date: $started (UTC)"
 echo "- machine: $(machine)"
 echo "- load average (1, 5, 15 min): $load_before before, $load_after after$(selected warm && echo "; warm section $warm_load_before to $warm_load_after")$(selected cold && echo "; cold section $cold_load_before to $cold_load_after")"
 echo "- imgcache: $(first_line "$imgcache" --version), $imgcache (checkout at commit $(commit)); \`serve ${serve_flags[*]}\`, default limits (1,024 connections, 64 requests in flight, 256 queued)"
-echo "- tools: $(first_line "$wrk" -v | cut -d' ' -f1-2) (Debian $(dpkg-query -W -f='${Version}' wrk 2>/dev/null || echo '?')); thumbor $thumbor_version (PyPI, in $thumbor_venv: Pillow $("$thumbor_python" -c 'import PIL; print(PIL.__version__)'), tornado $("$thumbor_python" -c 'import tornado; print(tornado.version)'), Python $("$thumbor_python" -c 'import platform; print(platform.python_version())'), its http_loader on tornado's own client: pycurl is not installed); $("$nginx" -v 2>&1 | sed 's/^nginx version: //')"
+echo "- tools: wrk $(dpkg-query -W -f='${Version}' wrk 2>/dev/null || first_line "$wrk" -v | cut -d' ' -f2) (Debian's package: LuaJIT, epoll); thumbor $thumbor_version (PyPI, in $thumbor_venv: Pillow $("$thumbor_python" -c 'import PIL; print(PIL.__version__)'), tornado $("$thumbor_python" -c 'import tornado; print(tornado.version)'), Python $("$thumbor_python" -c 'import platform; print(platform.python_version())'), its http_loader on tornado's own client: pycurl is not installed); $("$nginx" -v 2>&1 | sed 's/^nginx version: //')"
 echo "- image set: $set_dir (1200x800 JPEGs, quality 85, about $(du -cb "$set_dir"/img-0000.jpg "$set_dir"/img-0001.jpg | tail -n 1 | awk '{ printf "%.0f", $1 / 2000 }') KB each)"
 echo "- method: every server on 127.0.0.1, started for each run and stopped after it; the client (wrk) on the same $(nproc --all) cores, so it takes CPU from the server (its CPU is in the warm table); $runs round$([ "$runs" = 1 ] || echo s) in which every run of a section takes its turn (order moved one place each round, reversed every other round); medians of the rounds"
 if selected warm; then
