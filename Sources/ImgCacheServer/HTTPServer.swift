@@ -102,8 +102,10 @@ public final class HTTPServer: Sendable {
     public func shutdown(drainSeconds: TimeInterval = 10) async -> ShutdownSummary {
         let task = shutdownTask.withLock { task in
             if let task { return task }
-            let inFlight = core.beginDraining()
+            // Not listening before the state says draining: whoever sees `.draining` finds new
+            // connections refused.
             daemon.stopListening()
+            let inFlight = core.beginDraining()
             let started = Task { await self.finishShutdown(drainSeconds: drainSeconds, inFlight: inFlight) }
             task = started
             return started

@@ -7,9 +7,10 @@ import Synchronization
 /// A request's life: its request line makes an `Exchange`; once its headers are in, `screen`
 /// answers it at once (414, 431, 405, 400) or accepts it; once the whole request is in, `begin`
 /// answers it (503 when full) or admits it; an admitted request's connection is suspended and a
-/// task waits for a slot, runs the handler and delivers the response, racing the request's
-/// time-out; the delivery resumes the connection and MHD sends the response; MHD then reports
-/// the request `completed`.
+/// task waits for a slot, runs the handler and delivers the response, unless the request's
+/// deadline passes first (one sweeper task checks every suspended request's deadline, so that
+/// no request keeps a sleeping task of its own); the delivery resumes the connection and MHD
+/// sends the response; MHD then reports the request `completed`.
 final class ServerCore: Sendable {
     enum Phase: Sendable, Equatable {
         case running
@@ -42,8 +43,9 @@ final class ServerCore: Sendable {
 
     private struct State {
         var phase = Phase.running
-        /// Exchanges whose connection is suspended, until their response is delivered.
-        var suspended: [ObjectIdentifier: Exchange] = [:]
+        /// Exchanges whose connection is suspended, with their admission and deadline, until their
+        /// response is delivered.
+        var suspended: [ObjectIdentifier: (exchange: Exchange, admitted: Admitted)] = [:]
         /// Requests that reached `screen` and are not completed yet.
         var inFlight = 0
         var idleWaiters: [IdleWaiter] = []
@@ -57,6 +59,10 @@ final class ServerCore: Sendable {
     private let observer: HTTPServer.ResponseObserver?
     private let admission: AdmissionQueue
     private let state = Mutex(State())
+    /// Looks for requests past their deadline every `sweepInterval`, until the server stops.
+    private let sweeper = Mutex<Task<Void, Never>?>(nil)
+    /// A tenth of the request time-out, at most 50 ms: how late a time-out may be answered.
+    private let sweepInterval: Duration
 
     init(configuration: HTTPServer.Configuration, observer: HTTPServer.ResponseObserver?, handler: @escaping HTTPServer.Handler) {
         self.configuration = configuration
@@ -64,6 +70,20 @@ final class ServerCore: Sendable {
         self.observer = observer
         self.handler = handler
         self.admission = AdmissionQueue(maxRunning: configuration.maxInFlight, maxWaiting: configuration.maxQueued)
+        sweepInterval = .seconds(min(0.05, requestTimeout / 10))
+        let interval = sweepInterval
+        sweeper.withLock { task in
+            task = Task { [weak self] in
+                while (try? await Task.sleep(for: interval)) != nil {
+                    guard let self else { return }
+                    self.expireOverdue()
+                }
+            }
+        }
+    }
+
+    deinit {
+        sweeper.withLock { $0 }?.cancel()
     }
 
     var phase: Phase {
@@ -155,7 +175,7 @@ final class ServerCore: Sendable {
         exchange.suspended(on: connection)
         let registered = state.withLock { state in
             guard state.phase == .running || state.phase == .draining else { return false }
-            state.suspended[ObjectIdentifier(exchange)] = exchange
+            state.suspended[ObjectIdentifier(exchange)] = (exchange, admitted)
             return true
         }
         guard registered else {
@@ -194,17 +214,9 @@ final class ServerCore: Sendable {
 
     // MARK: Handlers
 
-    /// Runs the handler and the request's time-out; the first to answer wins.
+    /// Waits for a slot and runs the handler (`expireOverdue` answers first when the deadline
+    /// passes, and cancels this).
     private func answer(_ exchange: Exchange, _ admitted: Admitted) async {
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { await self.runHandler(exchange, admitted) }
-            group.addTask { await self.expire(exchange, admitted) }
-            await group.next()
-            group.cancelAll()
-        }
-    }
-
-    private func runHandler(_ exchange: Exchange, _ admitted: Admitted) async {
         if case .wait(let ticket) = admitted.admission {
             guard await admission.turn(ticket) else { return }
         }
@@ -218,10 +230,16 @@ final class ServerCore: Sendable {
         deliver(PreparedResponse(response), to: exchange)
     }
 
+    /// Answers every suspended request whose deadline has passed (see `expire`).
+    private func expireOverdue() {
+        let now = ContinuousClock.now
+        let overdue = state.withLock { state in state.suspended.values.filter { $0.admitted.deadline <= now } }
+        for entry in overdue { expire(entry.exchange, entry.admitted) }
+    }
+
     /// At the deadline: 503 for a request still waiting for a slot (it never ran), 504 for one
     /// whose handler is running (which is cancelled, and keeps its slot until it returns).
-    private func expire(_ exchange: Exchange, _ admitted: Admitted) async {
-        guard (try? await Task.sleep(until: admitted.deadline, clock: .continuous)) != nil else { return }
+    private func expire(_ exchange: Exchange, _ admitted: Admitted) {
         let seconds = requestTimeout == requestTimeout.rounded() ? String(Int(requestTimeout)) : String(requestTimeout)
         if case .wait(let ticket) = admitted.admission, admission.withdraw(ticket) {
             let response = PreparedResponse(text: 503, "too busy: no handler was free within \(seconds) s", headers: retryAfter)
@@ -282,13 +300,14 @@ final class ServerCore: Sendable {
         let waiting = state.withLock { state in
             state.phase = .stopping
             defer { state.suspended = [:] }
-            return Array(state.suspended.values)
+            return state.suspended.values.map(\.exchange)
         }
         return waiting.filter { $0.deliver(shuttingDown) }.count
     }
 
     func stopped() {
         state.withLock { $0.phase = .stopped }
+        sweeper.withLock { $0 }?.cancel()
     }
 }
 
