@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import ImgCache
 
 /// Strong entity tags for served variants: `"md5(variant key)-md5(bytes)"`, the same on every
@@ -17,11 +18,11 @@ final class EntityTags: Sendable {
     func tag(for summary: ImageSummary) -> String? {
         let keyDigest = MD5.hexDigest(of: summary.variantKey)
         if let data = summary.unstoredData { return "\"\(keyDigest)-\(MD5.hexDigest(of: data))\"" }
-        guard let file = summary.fileURL,
-              let attributes = try? FileManager.default.attributesOfItem(atPath: file.path),
-              let modified = attributes[.modificationDate] as? Date
-        else { return nil }
-        let identity = "\(file.path) \(summary.byteCount) \(modified.timeIntervalSince1970)"
+        guard let file = summary.fileURL else { return nil }
+        // A stat names the file's bytes as they are now: a re-rendered variant is a new file.
+        var status = stat()
+        guard stat(file.path, &status) == 0 else { return nil }
+        let identity = "\(file.path) \(status.st_size) \(status.st_ino) \(status.st_mtim.tv_sec).\(status.st_mtim.tv_nsec)"
         if let tag = tags.value(for: identity) { return tag }
         guard let bytes = try? Data(contentsOf: file, options: .alwaysMapped) else { return nil }
         let tag = "\"\(keyDigest)-\(MD5.hexDigest(of: bytes))\""
