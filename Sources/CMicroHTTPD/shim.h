@@ -1,3 +1,4 @@
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <sys/socket.h>
@@ -7,20 +8,29 @@
  * cannot call: these wrappers take fixed arguments. */
 
 /* The last message MHD logged, for the error thrown when a daemon does not start. Written by
- * MHD's threads while the daemon runs (and then never read). */
+ * MHD's threads, one at a time, while the daemon runs (and then never read). */
 struct imgcache_mhd_log {
+    pthread_mutex_t lock;
     char last[512];
 };
 
+static inline void imgcache_mhd_log_init(struct imgcache_mhd_log *log) {
+    pthread_mutex_init(&log->lock, NULL);
+    log->last[0] = 0;
+}
+
 static void imgcache_mhd_log_message(void *cls, const char *format, va_list arguments) {
     struct imgcache_mhd_log *log = cls;
+    pthread_mutex_lock(&log->lock);
     vsnprintf(log->last, sizeof log->last, format, arguments);
+    pthread_mutex_unlock(&log->lock);
 }
 
 /* Everything a daemon is started with. */
 struct imgcache_mhd_settings {
     const struct sockaddr *address; /* AF_INET or AF_INET6, with the port (0: any free port) */
     uint16_t port;                  /* the same port, for MHD's messages */
+    unsigned int threads;           /* polling threads, each with its own epoll: 1 or more */
     unsigned int connection_limit;
     unsigned int connection_timeout; /* seconds */
     size_t connection_memory_limit;
@@ -32,8 +42,8 @@ struct imgcache_mhd_settings {
     struct imgcache_mhd_log *log;
 };
 
-/* One internal thread polls every socket with epoll; handlers suspend their connection and resume
- * it when the response is ready. Strict about the request's syntax (HTTP/1.1 needs Host, no spaces
+/* Internal threads (one, or a pool) poll the sockets with epoll; handlers suspend their connection
+ * and resume it when the response is ready. Strict about the request's syntax (HTTP/1.1 needs Host, no spaces
  * in the target). */
 static inline struct MHD_Daemon *imgcache_mhd_start(const struct imgcache_mhd_settings *settings) {
     unsigned int flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG;
@@ -50,6 +60,8 @@ static inline struct MHD_Daemon *imgcache_mhd_start(const struct imgcache_mhd_se
         { MHD_OPTION_URI_LOG_CALLBACK, (intptr_t)settings->uri_received, settings->context },
         { MHD_OPTION_EXTERNAL_LOGGER, (intptr_t)imgcache_mhd_log_message, settings->log },
         { MHD_OPTION_STRICT_FOR_CLIENT, 1, NULL },
+        /* Last: a single thread ends the list here. */
+        { settings->threads > 1 ? MHD_OPTION_THREAD_POOL_SIZE : MHD_OPTION_END, (intptr_t)settings->threads, NULL },
         { MHD_OPTION_END, 0, NULL },
     };
     return MHD_start_daemon(flags, settings->port, NULL, NULL, settings->access_handler, settings->context,

@@ -25,6 +25,8 @@ enum ServeCommand: Command {
                                  name immutable results)
           --drain-seconds S      how long requests in flight may finish after SIGTERM (default 10)
           --max-connections N    client connections at once (default 1024)
+          --threads N            threads reading requests and writing responses (default: one per
+                                 core, at most 4)
           --max-in-flight N      requests answered at once; more wait in a queue (default 64)
           --max-queue N          requests waiting; more get 503 with Retry-After (default 256)
           --request-timeout S    longest a request may take (default 30; 504 past it)

@@ -27,6 +27,7 @@ struct ServeOptions {
             http.address = address
         }
         http.maxConnections = try reader.number("max-connections", in: 1...65_536) ?? http.maxConnections
+        http.threads = try reader.number("threads", in: 1...64) ?? http.threads
         http.maxInFlight = try reader.number("max-in-flight", in: 1...4096) ?? http.maxInFlight
         http.maxQueued = try reader.number("max-queue", in: 0...100_000) ?? http.maxQueued
         http.requestTimeout = try reader.seconds("request-timeout", in: 0.1...3600) ?? http.requestTimeout

@@ -3,7 +3,7 @@ import Synchronization
 /// At most `maxRunning` handlers at once, at most `maxWaiting` requests waiting for one to finish
 /// (first come, first served), and no room for any more: the server answers those 503.
 ///
-/// `admit()` is synchronous, for MHD's thread; waiting for a turn is async and cancellable.
+/// `admit()` is synchronous, for MHD's threads; waiting for a turn is async and cancellable.
 final class AdmissionQueue: Sendable {
     /// A request let in by `admit()`.
     enum Admission: Sendable {

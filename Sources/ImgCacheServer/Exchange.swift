@@ -4,7 +4,7 @@ import Synchronization
 /// MHD holds it as the request's context between its callbacks.
 ///
 /// Its response is delivered once (by the handler, the time-out or the shutdown, whichever comes
-/// first); delivering it resumes the suspended connection, and MHD's thread then takes the
+/// first); delivering it resumes the suspended connection, and the connection's MHD thread then takes the
 /// response and queues it.
 final class Exchange: Sendable {
     private struct State {
@@ -101,7 +101,7 @@ final class Exchange: Sendable {
         state.withLock { $0.delivered }
     }
 
-    /// The delivered response, once (for MHD's thread, after the connection resumed).
+    /// The delivered response, once (for the connection's MHD thread, after the connection resumed).
     func takeResponse() -> PreparedResponse? {
         state.withLock { state in
             defer { state.response = nil }

@@ -10,6 +10,11 @@ extension HTTPServer {
         /// (`MHD_OPTION_CONNECTION_LIMIT`). Default 1024. While it is reached, libmicrohttpd stops
         /// accepting: new connections wait in the system's listen queue until one closes.
         public var maxConnections: Int = 1024
+        /// libmicrohttpd's threads that read requests and write responses, each polling its
+        /// share of the connections with its own epoll (`MHD_OPTION_THREAD_POOL_SIZE`), and each
+        /// running the immediate handler for its connections. Default: one per core, at most 4.
+        /// 1 to 64.
+        public var threads: Int = min(4, ProcessInfo.processInfo.activeProcessorCount)
         /// How long, in seconds, a connection may go without a byte read or written before it is
         /// closed (`MHD_OPTION_CONNECTION_TIMEOUT`, whole seconds, rounded up): a client that
         /// stops sending its request, or an idle kept-alive connection. Default 10. 0: never.

@@ -4,10 +4,11 @@ import Synchronization
 /// An HTTP/1.1 server on libmicrohttpd for `imgcache serve`: GET and HEAD, kept-alive
 /// connections, an async handler on Swift concurrency, limits with back-pressure, graceful drain.
 ///
-/// One thread of libmicrohttpd's polls every socket with epoll, reads requests and writes
-/// responses (files with `sendfile`); it never waits for a handler: a request that reaches the
+/// libmicrohttpd's threads (`Configuration.threads`) poll the sockets with epoll, read requests
+/// and write responses (files with `sendfile`); they never wait for a handler: a request that reaches the
 /// handler has its connection suspended, its handler runs as a task, and the connection is
-/// resumed when the response is ready. At most `Configuration.maxInFlight` handlers run at once,
+/// resumed when the response is ready; an immediate handler may answer at once what it can
+/// answer without waiting (a stored file, say). At most `Configuration.maxInFlight` handlers run at once,
 /// `maxQueued` more requests wait, and beyond that the answer is 503 with `Retry-After`.
 ///
 /// The server answers these itself, each with one line of plain text: 414 and 431 to a request
@@ -19,10 +20,17 @@ import Synchronization
 /// malformed requests (400) and requests that do not fit in `connectionMemoryBytes` itself
 /// (see there).
 public final class HTTPServer: Sendable {
-    /// Answers one request. Runs on Swift's concurrency (never on libmicrohttpd's thread), as
+    /// Answers one request. Runs on Swift's concurrency (never on libmicrohttpd's threads), as
     /// many at once as `Configuration.maxInFlight`; cancelled when its request times out, or when
     /// a shutdown's drain time runs out.
     public typealias Handler = @Sendable (HTTPRequest) async -> HTTPResponse
+
+    /// Answers a request at once, on the libmicrohttpd thread that read it, when it can without waiting (from
+    /// memory, or a file it only has to open); nil hands the request to the `Handler`, and so does
+    /// a response whose file does not open. It must be quick and never block: every connection
+    /// waits while it runs. Its answers take no handler slot, so they are given even when the
+    /// server is full.
+    public typealias ImmediateHandler = @Sendable (HTTPRequest) -> HTTPResponse?
 
     /// A response as the server sent it (the handler's, or one the server made itself), for an
     /// access log and metrics.
@@ -54,12 +62,16 @@ public final class HTTPServer: Sendable {
     /// Starts listening on `configuration.address` and answering with `handler`; the server runs
     /// until `shutdown(drainSeconds:)`, or until it is released: then it stops at once, closing
     /// every connection (handlers still running are cancelled, their answers dropped).
-    /// - Parameter observer: told of every response queued (default nil).
+    /// - Parameters:
+    ///   - observer: told of every response queued (default nil).
+    ///   - immediateHandler: answers the requests it can at once (default nil: the handler answers all).
     public init(
-        configuration: Configuration = Configuration(), observer: ResponseObserver? = nil, handler: @escaping Handler
+        configuration: Configuration = Configuration(), observer: ResponseObserver? = nil,
+        immediateHandler: ImmediateHandler? = nil, handler: @escaping Handler
     ) throws(HTTPServerError) {
         self.configuration = configuration
-        let core = ServerCore(configuration: configuration, observer: observer, handler: handler)
+        let core = ServerCore(
+            configuration: configuration, observer: observer, immediateHandler: immediateHandler, handler: handler)
         do {
             daemon = try MHDDaemon(address: configuration.address, configuration: configuration, core: core)
         } catch {

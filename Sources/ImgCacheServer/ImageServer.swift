@@ -51,7 +51,7 @@ public final class ImageServer: Sendable {
         http = try HTTPServer(configuration: configuration.http, observer: { record in
             metrics.record(status: record.status, seconds: record.seconds)
             accessLog?.record(record)
-        }) { request in await service.respond(to: request) }
+        }, immediateHandler: { request in service.respondAtOnce(to: request) }) { request in await service.respond(to: request) }
         reference.server = http
     }
 

@@ -4,7 +4,7 @@ import Glibc
 import Synchronization
 
 /// A connection MHD suspended while its handler runs. Resuming it is the one MHD call made off
-/// MHD's thread (libmicrohttpd allows it from any thread); it is made once per suspension.
+/// MHD's threads (libmicrohttpd allows it from any thread); it is made once per suspension.
 struct MHDConnection: @unchecked Sendable {
     fileprivate let pointer: OpaquePointer
 
@@ -13,8 +13,8 @@ struct MHDConnection: @unchecked Sendable {
     }
 }
 
-/// libmicrohttpd's daemon: one internal thread polls every socket with epoll and calls
-/// `ServerCore` back; a request that reaches its handler is suspended there and its response
+/// libmicrohttpd's daemon: internal threads (`Configuration.threads`, each with its own epoll and
+/// its share of the connections) poll the sockets and call `ServerCore` back; a request that reaches its handler is suspended there and its response
 /// queued when the connection is resumed.
 ///
 /// This file and `NetworkAddress.swift` hold the module's pointer work against C. Unchecked
@@ -37,12 +37,14 @@ final class MHDDaemon: @unchecked Sendable {
     init(address: NetworkAddress, configuration: HTTPServer.Configuration, core: ServerCore) throws(StartFailure) {
         self.core = core
         let log = UnsafeMutablePointer<imgcache_mhd_log>.allocate(capacity: 1)
-        log.initialize(to: imgcache_mhd_log())
+        imgcache_mhd_log_init(log)
         let context = Unmanaged.passUnretained(core).toOpaque()
         let started: OpaquePointer? = address.withSocketAddress { socketAddress in
             var settings = imgcache_mhd_settings(
                 address: socketAddress,
                 port: address.port,
+                // libmicrohttpd shares the connection limit among its threads: each needs one.
+                threads: UInt32(clamping: min(max(1, configuration.threads), max(1, configuration.maxConnections))),
                 connection_limit: UInt32(clamping: max(1, configuration.maxConnections)),
                 connection_timeout: wholeSeconds(configuration.idleTimeout),
                 connection_memory_limit: max(configuration.connectionMemoryBytes, 4096),
@@ -75,7 +77,7 @@ final class MHDDaemon: @unchecked Sendable {
         quiescedSocket.withLock { $0 = socket }
     }
 
-    /// Stops MHD's thread and closes every connection. Every suspended connection must have been
+    /// Stops MHD's threads and closes every connection. Every suspended connection must have been
     /// resumed (`ServerCore.beginStopping()` sees to it).
     func stop() {
         MHD_stop_daemon(daemon)

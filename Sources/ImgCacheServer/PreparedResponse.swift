@@ -1,8 +1,9 @@
 import Glibc
 import Synchronization
 
-/// A response ready for MHD's thread: status checked, framing headers left out, file opened.
-/// Prepared on the task that delivers it, so MHD's thread never opens a file.
+/// A response ready for MHD's threads: status checked, framing headers left out, file opened.
+/// A handler's response is prepared on the task that delivers it; an immediate handler's on
+/// the MHD thread that answers, which then opens its file (as an event-loop server does).
 struct PreparedResponse: Sendable {
     enum Body: Sendable {
         case bytes([UInt8])
@@ -26,24 +27,37 @@ struct PreparedResponse: Sendable {
         }
     }
 
+    /// `response` prepared; a 500 when its file cannot be opened.
     init(_ response: HTTPResponse) {
-        defer { note = response.note }
-        guard (200...599).contains(response.status) else {
-            self.init(text: 500, "the handler answered status \(response.status), not 200...599")
-            return
+        switch Self.prepare(response) {
+        case .success(let prepared): self = prepared
+        case .failure(let error): self.init(text: 500, "cannot open the response's file: \(error.reason)")
         }
-        let headers = HTTPHeaders(response.headers.fields.filter { !Self.framingHeaders.contains($0.name.lowercased()) })
+    }
+
+    /// `response` prepared; nil when its file cannot be opened.
+    init?(ifItsFileOpens response: HTTPResponse) {
+        guard case .success(let prepared) = Self.prepare(response) else { return nil }
+        self = prepared
+    }
+
+    private static func prepare(_ response: HTTPResponse) -> Result<PreparedResponse, OpenFile.Failure> {
+        guard (200...599).contains(response.status) else {
+            return .success(PreparedResponse(text: 500, "the handler answered status \(response.status), not 200...599"))
+        }
+        let headers = HTTPHeaders(response.headers.fields.filter { !framingHeaders.contains($0.name.lowercased()) })
+        var prepared: PreparedResponse
         switch response.body {
         case .bytes(let bytes):
-            self.init(status: response.status, headers: headers, body: .bytes(bytes))
+            prepared = PreparedResponse(status: response.status, headers: headers, body: .bytes(bytes))
         case .file(let path):
             switch OpenFile.open(path: path) {
-            case .success(let file):
-                self.init(status: response.status, headers: headers, body: .file(file))
-            case .failure(let error):
-                self.init(text: 500, "cannot open the response's file: \(error.reason)")
+            case .success(let file): prepared = PreparedResponse(status: response.status, headers: headers, body: .file(file))
+            case .failure(let error): return .failure(error)
             }
         }
+        prepared.note = response.note
+        return .success(prepared)
     }
 
     /// A one-line plain-text response (`HTTPResponse.text`).

@@ -1,13 +1,13 @@
 import Foundation
 import Synchronization
 
-/// The server's rules and state, between MHD's thread (which calls it from `MHDDaemon`'s
+/// The server's rules and state, between MHD's threads (which call it from `MHDDaemon`'s
 /// callbacks, and must never wait) and the tasks that run handlers.
 ///
 /// A request's life: its request line makes an `Exchange`; once its headers are in, `screen`
 /// answers it at once (414, 431, 405, 400) or accepts it; once the whole request is in, `begin`
-/// answers it (503 when full) or admits it; an admitted request's connection is suspended and a
-/// task waits for a slot, runs the handler and delivers the response, unless the request's
+/// answers it (from the immediate handler when that can answer, else 503 when full) or admits
+/// it; an admitted request's connection is suspended and a task waits for a slot, runs the handler and delivers the response, unless the request's
 /// deadline passes first (one sweeper task checks every suspended request's deadline, so that
 /// no request keeps a sleeping task of its own); the delivery resumes the connection and MHD
 /// sends the response; MHD then reports the request `completed`.
@@ -56,6 +56,7 @@ final class ServerCore: Sendable {
     /// `configuration.requestTimeout`, within 1 ms...1 year.
     private let requestTimeout: TimeInterval
     private let handler: HTTPServer.Handler
+    private let immediateHandler: HTTPServer.ImmediateHandler?
     private let observer: HTTPServer.ResponseObserver?
     private let admission: AdmissionQueue
     private let state = Mutex(State())
@@ -64,11 +65,15 @@ final class ServerCore: Sendable {
     /// A tenth of the request time-out, at most 50 ms: how late a time-out may be answered.
     private let sweepInterval: Duration
 
-    init(configuration: HTTPServer.Configuration, observer: HTTPServer.ResponseObserver?, handler: @escaping HTTPServer.Handler) {
+    init(
+        configuration: HTTPServer.Configuration, observer: HTTPServer.ResponseObserver?,
+        immediateHandler: HTTPServer.ImmediateHandler?, handler: @escaping HTTPServer.Handler
+    ) {
         self.configuration = configuration
         self.requestTimeout = boundedSeconds(configuration.requestTimeout, lowest: 0.001)
         self.observer = observer
         self.handler = handler
+        self.immediateHandler = immediateHandler
         self.admission = AdmissionQueue(maxRunning: configuration.maxInFlight, maxWaiting: configuration.maxQueued)
         sweepInterval = .seconds(min(0.05, requestTimeout / 10))
         let interval = sweepInterval
@@ -108,7 +113,7 @@ final class ServerCore: Sendable {
         return statistics
     }
 
-    // MARK: MHD's thread
+    // MARK: MHD's threads
 
     func connectionOpened() {
         state.withLock {
@@ -154,10 +159,14 @@ final class ServerCore: Sendable {
             query: query.map { String(target[target.index(after: $0)...]) } ?? "", headers: headers, peer: peer))
     }
 
-    /// The whole request is in: answers 503 when the server is full or stopping, or admits it.
+    /// The whole request is in: answers it when the immediate handler can (whose file, if any,
+    /// opens), answers 503 when the server is full or stopping, or admits it.
     func begin(_ request: HTTPRequest) -> Beginning {
         guard phase == .running || phase == .draining else {
             return .answer(shuttingDown)
+        }
+        if let response = immediateHandler?(request), let prepared = PreparedResponse(ifItsFileOpens: response) {
+            return .answer(prepared)
         }
         guard let admission = admission.admit() else {
             state.withLock { $0.statistics.refusedRequests += 1 }

@@ -157,6 +157,50 @@ final class ServeStatusTests: XCTestCase {
         XCTAssertEqual(lines.compactMap { $0["status"] as? Int }.sorted(), [200, 200, 200, 503], "a line per request (/metrics too): \(lines)")
     }
 
+    /// A variant served before is answered on the server's thread, without a handler slot: with
+    /// `--max-in-flight 1 --max-queue 0` and the one slot held at the origin, it is still a 200
+    /// (outcome `disk` in the access log, its bytes and ETag as before) while a new URL is a 503,
+    /// and a URL that does not verify is its 403.
+    func testAServedVariantIsAnsweredAtOnceWhileEveryHandlerIsBusy() async throws {
+        let folder = try ServerProcess.temporaryFolder("imgcache-serve-log")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let log = folder.appendingPathComponent("access.log")
+        let serve = try ServeProcess(["--max-in-flight", "1", "--max-queue", "0", "--access-log", log.path])
+        self.serve = serve
+        let known = serve.url(try path(nginx.url("/photo.jpg")))
+        let (firstBody, firstResponse) = try await client.send(known)
+        XCTAssertEqual(firstResponse.statusCode, 200)
+
+        let client = self.client, heldURL = serve.url(try path(faults.url("/hold/first")))
+        let held = Task { try await client.send(heldURL) }
+        let end = Date().addingTimeInterval(10)
+        while try await faults.arrivals() != ["first"], Date() < end {
+            try await Task.sleep(nanoseconds: 10_000_000)
+        }
+        let arrived = try await faults.arrivals()
+        XCTAssertEqual(arrived, ["first"])
+        let (body, response) = try await client.send(known)
+        XCTAssertEqual(response.statusCode, 200)
+        XCTAssertEqual(body, firstBody)
+        XCTAssertEqual(response.header("ETag"), firstResponse.header("ETag"))
+        let (_, notModified) = try await client.send(known, headers: ["If-None-Match": try XCTUnwrap(firstResponse.header("ETag"))])
+        XCTAssertEqual(notModified.statusCode, 304)
+        let refused = try await client.send(serve.url(try path(nginx.url("/other.jpg"))))
+        ServeAssert.error(refused, 503, noStore: false, "busy")
+        var tampered = try path(nginx.url("/photo.jpg"))
+        tampered.insert("A", at: tampered.index(after: tampered.startIndex))
+        let forbidden = try await client.send(serve.url(tampered))
+        XCTAssertEqual(forbidden.1.statusCode, 403)
+        try await faults.release()
+        _ = try await held.value
+
+        let lines = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").map { try CommandRunner.json(String($0)) }
+        let photo = lines.filter { ($0["path"] as? String)?.hasSuffix(".jpg") == true && $0["status"] as? Int != 503 && $0["status"] as? Int != 403 }
+        XCTAssertEqual(photo.compactMap { $0["cache"] as? String }, ["network", "disk", "disk"], "\(lines)")
+        let origin = try await nginx.settledAccessLog()
+        XCTAssertEqual(origin.filter { $0.path == "/photo.jpg" }.count, 1, "one origin request for photo.jpg: \(origin)")
+    }
+
     /// If-None-Match with the ETag (strong or weak) is a 304 with the same ETag and Cache-Control
     /// and no body; another tag is a 200. HEAD answers GET's headers without the body.
     func testIfNoneMatchIs304AndHeadHasGETsHeaders() async throws {

@@ -114,6 +114,16 @@ public final class DiskCache: Sendable {
         return found
     }
 
+    /// Stamps `keys` as read at `time` (seconds since 1970), as their lookups would have: for
+    /// reads answered without a lookup (see `RememberedVariants`).
+    func recordAccesses(to keys: [String], at time: Double) throws {
+        try locked { state, index in
+            for key in keys where state.stamps.record(key, at: time) {
+                try Self.flush(&state, index)
+            }
+        }
+    }
+
     // MARK: Writing
 
     /// Stores `data` for `key`, replacing what was stored, and returns the new entry once the file is

@@ -17,6 +17,10 @@ extension ImagePipeline {
         public var diskCache: DiskCache.Configuration
         /// Bytes of decoded frames the memory cache keeps. Default 64 MiB.
         public var memoryCacheLimit: Int
+        /// Stored variants whose place the pipeline remembers, so that `prepare` of one costs a
+        /// `stat` of its file, and `storedSummary(for:)` can answer without waiting. A few hundred
+        /// bytes each. Default 10,000; 0 to 10,000,000 (0 remembers none).
+        public var rememberedVariantLimit: Int
         /// Downloads at once. Default 8. A loader opens at most 4 connections to one host (see
         /// `DataLoader.Configuration.reusesConnections`): over HTTP/1.1 the downloads beyond 4 wait
         /// for a free connection; over HTTP/2 they share one, which hides latency.
@@ -64,6 +68,7 @@ extension ImagePipeline {
             dataLoader: (any DataLoading)? = nil,
             diskCache: DiskCache.Configuration = DiskCache.Configuration(),
             memoryCacheLimit: Int = 64 << 20,
+            rememberedVariantLimit: Int = 10_000,
             maxConcurrentLoads: Int = 8,
             maxConcurrentDecodes: Int = ProcessInfo.processInfo.activeProcessorCount,
             decodingMemoryBytes: Int = 192 << 20,
@@ -80,6 +85,7 @@ extension ImagePipeline {
             self.dataLoader = dataLoader
             self.diskCache = diskCache
             self.memoryCacheLimit = memoryCacheLimit
+            self.rememberedVariantLimit = rememberedVariantLimit
             self.maxConcurrentLoads = maxConcurrentLoads
             self.maxConcurrentDecodes = maxConcurrentDecodes
             self.decodingMemoryBytes = decodingMemoryBytes

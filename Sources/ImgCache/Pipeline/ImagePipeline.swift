@@ -23,6 +23,8 @@ public final class ImagePipeline: Sendable {
     /// Variants made ready (found, or rendered and stored), keyed by work key.
     let variants = TaskCoalescer<String, PreparedVariant>()
     let preparer: VariantPreparer
+    /// Where the stored variants found or rendered lately are (see `storedSummary(for:)`).
+    let remembered: RememberedVariants
     /// Runs the blocking work: one thread per concurrent decode, and two more for cache and file
     /// I/O while decodes keep the others busy. The shared tiers' calls have threads of their own
     /// (`SharedTiers.io`).
@@ -67,6 +69,7 @@ public final class ImagePipeline: Sendable {
                 decodeMemory: AsyncLimiter(capacity: configuration.decodingMemoryBytes), blocking: blocking,
                 limits: configuration.limits, passBudget: configuration.renderPassBudgetBytes, metrics: metrics),
             blocking: blocking)
+        remembered = RememberedVariants(limit: configuration.rememberedVariantLimit, disk: diskCache, blocking: blocking)
         self.metrics = metrics
         self.blocking = blocking
         self.shared = shared
@@ -110,17 +113,40 @@ public final class ImagePipeline: Sendable {
 
     /// Prepares the variant for `request` as `image(for:)` does (fetching, rendering and storing it
     /// when needed) and returns where it is and what it holds, without its pixels: a variant
-    /// already in the cache is not decoded. For callers that need only the file.
+    /// already in the cache is not decoded, and one the pipeline remembers (see
+    /// `storedSummary(for:)`) costs a `stat`. For callers that need only the file.
     public func prepare(_ request: ImageRequest) async throws -> ImageSummary {
         try await counted { [self] start in
             let plan = try RequestPlan(request, configuration)
-            if let cached = memoryHit(plan) {
-                return cached.served(for: request, outcome: .memory, total: Self.seconds(since: start)).summary
-            }
+            if let known = knownSummary(plan, start: start) { return known }
             let context = WorkContext(priority: request.priority)
             let prepared = try await variants(for: [plan], keepsPixels: false, context: context)[plan.workKey]!.get()
             return prepared.summary(for: request, variantKey: plan.variantKey, scale: plan.scale, total: Self.seconds(since: start))
         } outcome: { $0.cacheOutcome }
+    }
+
+    /// The summary of the variant for `request` when it is at hand: in the memory cache, or stored
+    /// and remembered (found or rendered lately, see `Configuration.rememberedVariantLimit`),
+    /// fresh, and its file unchanged since. Nil otherwise, and for a request that reloads or is
+    /// not valid: then call `prepare(_:)`. Never waits (a remembered variant costs a `stat`), so
+    /// an event loop can answer from it; counted in `metrics` as `prepare` would count it.
+    public func storedSummary(for request: ImageRequest) -> ImageSummary? {
+        let start = DispatchTime.now()
+        guard let plan = try? RequestPlan(request, configuration), let known = knownSummary(plan, start: start) else {
+            return nil
+        }
+        metrics.requestStarted()
+        metrics.requestFinished(outcome: known.cacheOutcome, seconds: Self.seconds(since: start))
+        return known
+    }
+
+    /// The summary from the memory cache or a remembered stored variant, unless the request reloads.
+    private func knownSummary(_ plan: RequestPlan, start: DispatchTime) -> ImageSummary? {
+        if let cached = memoryHit(plan) {
+            return cached.served(for: plan.request, outcome: .memory, total: Self.seconds(since: start)).summary
+        }
+        guard plan.request.cachePolicy != .reload, let stored = remembered.variant(for: plan.variantKey) else { return nil }
+        return stored.summary(for: plan.request, variantKey: plan.variantKey, scale: plan.scale, total: Self.seconds(since: start))
     }
 
     /// A handle on `request` being prepared, with its pixels as `image(for:)` gives them: its
@@ -189,9 +215,13 @@ public final class ImagePipeline: Sendable {
     /// Variants in flight are joined; the others are made ready together.
     func variants(for plans: [RequestPlan], keepsPixels: Bool, context: WorkContext) async -> VariantPreparer.Results {
         let byKey = Dictionary(plans.map { ($0.workKey, $0) }, uniquingKeysWith: { first, _ in first })
-        return await variants.values(for: Array(byKey.keys), context: context) { [preparer] keys, shared in
+        let results = await variants.values(for: Array(byKey.keys), context: context) { [preparer] keys, shared in
             await preparer.makeReady(keys.compactMap { byKey[$0] }, keepsPixels: keepsPixels, context: shared)
         }
+        for plan in byKey.values where plan.request.storage != .none {
+            if case .success(let variant)? = results[plan.workKey] { remembered.remember(variant, for: plan.variantKey) }
+        }
+        return results
     }
 
     /// The response for `plan` once the memory cache missed: the variant made ready, with the pixels
@@ -213,6 +243,7 @@ public final class ImagePipeline: Sendable {
                     timings.decoding = Self.seconds(since: decodeStart)
                 }
             } catch let error as ImgCacheError where attempt == 1 && prepared.fileURL != nil && error.isDamagedImage {
+                remembered.forget(plan.variantKey)
                 await preparer.variants.discard(plan)
                 attempt += 1
                 continue

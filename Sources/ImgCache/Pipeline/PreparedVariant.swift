@@ -16,6 +16,8 @@ struct PreparedVariant: Sendable {
     let source: (format: ImageFormat, size: PixelSize)?
     let cacheOutcome: CacheOutcome
     let timings: ImageTimings
+    /// When the variant stops being fresh (its original's expiry); nil: no expiry known.
+    let expiresAt: Date?
     /// The pixels the variant was encoded from, when they were kept.
     let image: DecodedImage?
 
@@ -45,7 +47,7 @@ struct PreparedVariant: Sendable {
         return PreparedVariant(
             format: inspection.format, pixelSize: inspection.size, frameCount: inspection.frameCount,
             byteCount: copy.byteCount, fileURL: copy.fileURL, unstoredData: copy.fileURL == nil ? try copy.data() : nil,
-            source: nil, cacheOutcome: outcome, timings: ImageTimings(), image: nil)
+            source: nil, cacheOutcome: outcome, timings: ImageTimings(), expiresAt: copy.expiresAt, image: nil)
     }
 }
 
@@ -56,6 +58,7 @@ extension PreparedVariant {
         timings.loading = seconds
         return PreparedVariant(
             format: format, pixelSize: pixelSize, frameCount: frameCount, byteCount: byteCount, fileURL: fileURL,
-            unstoredData: unstoredData, source: source, cacheOutcome: cacheOutcome, timings: timings, image: image)
+            unstoredData: unstoredData, source: source, cacheOutcome: cacheOutcome, timings: timings, expiresAt: expiresAt,
+            image: image)
     }
 }

@@ -150,7 +150,7 @@ struct VariantPreparer: Sendable {
                     format: encoded.format, pixelSize: encoded.size, frameCount: encoded.frameCount,
                     byteCount: encoded.data.count, fileURL: copy?.fileURL, unstoredData: copy == nil ? encoded.data : nil,
                     source: (encoded.info.format, encoded.info.sourceSize), cacheOutcome: original.outcome,
-                    timings: timings, image: encoded.image)
+                    timings: timings, expiresAt: copy?.expiresAt ?? original.copy.expiresAt, image: encoded.image)
             }
         }
         return results

@@ -14,6 +14,10 @@ final class ImageService: Sendable {
     /// Seconds clients and CDNs may keep an image (`max-age`).
     private let ttl: Int
     private let parser: ServeURLParser
+    /// Paths that parsed and verified, with what they ask for: parsing is a pure function of the
+    /// path (and the key), so a path asked for again skips it. About 4 MiB at most (a path's bytes
+    /// and 512 a request), least recently used dropped first.
+    private let parsedPaths = MemoryCache<String, ServeRequest>(costLimit: 4 << 20, maxEntryShare: 0.01)
     private let tags = EntityTags()
     /// The responses the server sent, by status (the server's observer records them).
     let metrics: ServerMetrics
@@ -32,9 +36,37 @@ final class ImageService: Sendable {
     /// access log.
     func respond(to request: HTTPRequest) async -> HTTPResponse {
         let (response, summary) = await answer(request)
+        return noted(response, summary)
+    }
+
+    /// The response to `request` when it needs no waiting: a URL that does not parse or verify,
+    /// or a variant the pipeline has at hand (`ImagePipeline.storedSummary(for:)`); nil for the
+    /// rest (`respond(to:)` answers them). For the server's immediate handler.
+    func respondAtOnce(to request: HTTPRequest) -> HTTPResponse? {
+        guard request.path != "/health", request.path != "/metrics" else { return nil }
+        let served: ServeRequest
+        do {
+            served = try parse(request.path)
+        } catch {
+            return failure(error)
+        }
+        guard case .ready(let imageRequest) = served.plan, let summary = pipeline.storedSummary(for: imageRequest) else {
+            return nil
+        }
+        return noted(imageResponse(summary, ifNoneMatch: request.headers["if-none-match"]), summary)
+    }
+
+    /// `response` with the cache outcome of the variant it serves as its note.
+    private func noted(_ response: HTTPResponse, _ summary: ImageSummary?) -> HTTPResponse {
         var noted = response
         noted.note = summary?.cacheOutcome.rawValue
         return noted
+    }
+
+    /// The error's status (see `ErrorStatus`), one line of text, never stored.
+    private func failure(_ error: any Error) -> HTTPResponse {
+        let failure = ErrorStatus(error)
+        return .text(status: failure.status, failure.message, headers: ["Cache-Control": "no-store"])
     }
 
     /// The response, and the variant it serves when it serves one.
@@ -44,13 +76,20 @@ final class ImageService: Sendable {
         case "/metrics": return (metricsResponse(), nil)
         default:
             do {
-                let summary = try await prepare(try parser.parse(path: request.path))
+                let summary = try await prepare(try parse(request.path))
                 return (imageResponse(summary, ifNoneMatch: request.headers["if-none-match"]), summary)
             } catch {
-                let failure = ErrorStatus(error)
-                return (.text(status: failure.status, failure.message, headers: ["Cache-Control": "no-store"]), nil)
+                return (failure(error), nil)
             }
         }
+    }
+
+    /// What `path` asks for (see `ServeURLParser.parse(path:)`), remembered.
+    private func parse(_ path: String) throws(ServeURLError) -> ServeRequest {
+        if let known = parsedPaths.value(for: path) { return known }
+        let served = try parser.parse(path: path)
+        parsedPaths.set(served, for: path, cost: path.utf8.count + 512)
+        return served
     }
 
     /// The variant `served` names, prepared (fetched, rendered, stored) as `imgcache fetch` does;

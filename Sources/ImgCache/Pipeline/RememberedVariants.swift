@@ -1,0 +1,121 @@
+import Foundation
+import Glibc
+import Synchronization
+
+/// Where the stored variants this pipeline found or rendered lately are, so that the next request
+/// for one costs a `stat` of its file rather than a trip through the disk cache (a hop to a pool
+/// thread, an index lookup, a read of the file's headers): what a server answering the same URLs
+/// all day needs.
+///
+/// A remembered variant is served while it is fresh (its original's expiry) and its file is the
+/// one remembered (same device, inode, size and modification time): a file another process
+/// removed or replaced is looked up again. Its reads are stamped in the disk cache as lookups
+/// would have been, in batches: at the first read the disk cache's `accessStampFlushInterval`
+/// after the oldest pending one, or once 1,024 variants are pending (a variant read many times
+/// meanwhile is stamped once, with its last read).
+///
+/// Holds a few hundred bytes per variant (its key, file path, format and sizes), for at most
+/// `limit` variants, least recently used forgotten first.
+final class RememberedVariants: Sendable {
+    /// A stored variant as it was when remembered.
+    private struct Entry: Sendable {
+        let format: ImageFormat
+        let pixelSize: PixelSize
+        let frameCount: Int
+        let byteCount: Int
+        let fileURL: URL
+        /// `fileURL.path`, which is not free to compute.
+        let path: String
+        let expiresAt: Date?
+        let file: FileIdentity
+    }
+
+    /// Reads not yet stamped in the disk cache.
+    private struct PendingReads {
+        var keys: Set<String> = []
+        var oldest: Double?
+    }
+
+    private let entries: MemoryCache<String, Entry>
+    private let pending = Mutex(PendingReads())
+    private let disk: DiskCache
+    private let blocking: BlockingPool
+    /// Variants pending that make a batch due.
+    private static let batchCount = 1024
+    private let flushInterval: Double
+
+    /// Remembers up to `limit` variants stored in `disk`, whose read stamps are written on `blocking`.
+    init(limit: Int, disk: DiskCache, blocking: BlockingPool) {
+        entries = MemoryCache(costLimit: limit, maxEntryShare: 1)
+        self.disk = disk
+        self.blocking = blocking
+        flushInterval = disk.configuration.accessStampFlushInterval
+    }
+
+    /// Remembers `variant` under `key` when it is stored in a file that is there now.
+    func remember(_ variant: PreparedVariant, for key: String) {
+        guard let fileURL = variant.fileURL else { return }
+        let path = fileURL.path
+        guard let file = FileIdentity(path: path) else { return }
+        let entry = Entry(
+            format: variant.format, pixelSize: variant.pixelSize, frameCount: variant.frameCount,
+            byteCount: variant.byteCount, fileURL: fileURL, path: path, expiresAt: variant.expiresAt, file: file)
+        entries.set(entry, for: key, cost: 1)
+    }
+
+    /// The variant remembered under `key`, outcome `.disk`, when it is fresh at `date` and its file
+    /// is unchanged; nil otherwise (and it is forgotten). Never waits: one `stat`, and the read
+    /// stamp handed to a pool thread when a batch is due.
+    func variant(for key: String, at date: Date = Date()) -> PreparedVariant? {
+        guard let entry = entries.value(for: key) else { return nil }
+        guard !(entry.expiresAt.map { $0 <= date } ?? false), FileIdentity(path: entry.path) == entry.file else {
+            entries.removeValue(for: key)
+            return nil
+        }
+        recordRead(of: key, at: date.timeIntervalSince1970)
+        return PreparedVariant(
+            format: entry.format, pixelSize: entry.pixelSize, frameCount: entry.frameCount, byteCount: entry.byteCount,
+            fileURL: entry.fileURL, unstoredData: nil, source: nil, cacheOutcome: .disk, timings: ImageTimings(),
+            expiresAt: entry.expiresAt, image: nil)
+    }
+
+    func forget(_ key: String) {
+        entries.removeValue(for: key)
+    }
+
+    private func recordRead(of key: String, at time: Double) {
+        let due: [String]? = pending.withLock { pending in
+            pending.keys.insert(key)
+            let oldest = pending.oldest ?? time
+            pending.oldest = oldest
+            guard pending.keys.count >= Self.batchCount || time - oldest >= flushInterval else { return nil }
+            defer { pending = PendingReads() }
+            return Array(pending.keys)
+        }
+        guard let due else { return }
+        let disk = self.disk
+        let blocking = self.blocking
+        // A lost stamp only makes an entry look older to the next sweep.
+        Task { _ = try? await blocking.run { try disk.recordAccesses(to: due, at: time) } }
+    }
+}
+
+/// What tells one version of a file from another: device, inode, size and modification time.
+private struct FileIdentity: Sendable, Equatable {
+    let device: UInt64
+    let inode: UInt64
+    let size: Int64
+    let modifiedSeconds: Int
+    let modifiedNanoseconds: Int
+
+    /// The identity of the regular file at `path` now; nil when there is none.
+    init?(path: String) {
+        var status = stat()
+        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+        device = UInt64(status.st_dev)
+        inode = UInt64(status.st_ino)
+        size = Int64(status.st_size)
+        modifiedSeconds = status.st_mtim.tv_sec
+        modifiedNanoseconds = status.st_mtim.tv_nsec
+    }
+}
