@@ -148,6 +148,22 @@ int imgjpeg_start(imgjpeg_decoder *decoder) {
     return 0;
 }
 
+int imgjpeg_crop_columns(imgjpeg_decoder *decoder, unsigned int *xoffset, unsigned int *width) {
+    if (setjmp(decoder->errors.jump)) return -1;
+    JDIMENSION x = *xoffset, w = *width;
+    jpeg_crop_scanline(&decoder->cinfo, &x, &w);
+    *xoffset = x;
+    *width = w;
+    return 0;
+}
+
+int imgjpeg_skip_rows(imgjpeg_decoder *decoder, unsigned int count, unsigned int *skipped) {
+    *skipped = 0;
+    if (setjmp(decoder->errors.jump)) return -1;
+    *skipped = jpeg_skip_scanlines(&decoder->cinfo, count);
+    return 0;
+}
+
 int imgjpeg_read_rows(imgjpeg_decoder *decoder, uint8_t **rows, int max_rows, int *rows_read) {
     *rows_read = 0;
     if (setjmp(decoder->errors.jump)) return -1;

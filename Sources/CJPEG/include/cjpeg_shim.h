@@ -39,6 +39,12 @@ void imgjpeg_set_limits(imgjpeg_decoder *decoder, int max_scans, long max_memory
 int imgjpeg_read_header(imgjpeg_decoder *decoder);
 int imgjpeg_calc_output_dimensions(imgjpeg_decoder *decoder);
 int imgjpeg_start(imgjpeg_decoder *decoder);
+/* After imgjpeg_start, before any row: decode only output columns *xoffset ..< *xoffset + *width,
+ * which libjpeg widens to whole iMCUs (and writes back); rows then hold *width pixels. */
+int imgjpeg_crop_columns(imgjpeg_decoder *decoder, unsigned int *xoffset, unsigned int *width);
+/* Skips the next `count` output rows (libjpeg still reads their data, without the IDCT); *skipped
+ * tells how many it skipped. */
+int imgjpeg_skip_rows(imgjpeg_decoder *decoder, unsigned int count, unsigned int *skipped);
 /* Reads up to max_rows scanlines into rows; *rows_read tells how many arrived. */
 int imgjpeg_read_rows(imgjpeg_decoder *decoder, uint8_t **rows, int max_rows, int *rows_read);
 /* Ends decoding early or after the last row; never fails. */

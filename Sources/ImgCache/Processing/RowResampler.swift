@@ -21,7 +21,10 @@ final class RowResampler: @unchecked Sendable {
     private static let chunkCount = 3
     private var currentChunk = 0
     private var rowsInChunk = 0
-    private let rowBytes: Int
+    /// Bytes of a pushed row: 4 for each of `pushedColumns`.
+    private var rowBytes: Int
+    /// The input columns each pushed row holds: all of them, unless `narrowRows(to:)` said otherwise.
+    private(set) var pushedColumns: Range<Int>
     /// Input rows the outputs need (rows after every region are never pushed).
     private let rowsNeeded: Int
     private(set) var inputRowIndex = 0
@@ -32,6 +35,7 @@ final class RowResampler: @unchecked Sendable {
         precondition(!geometries.isEmpty, "a resampler needs an output")
         resamplers = geometries.map { StreamingResampler(inputSize: inputSize, geometry: $0, inputIsOpaque: inputIsOpaque) }
         rowBytes = inputSize.width * 4
+        pushedColumns = 0..<inputSize.width
         rowsNeeded = resamplers.map(\.inputRowsNeeded).max()!
         let work = inputSize.area * geometries.count
         let concurrent = work >= Self.concurrentThreshold && ProcessInfo.processInfo.activeProcessorCount > 1
@@ -54,10 +58,39 @@ final class RowResampler: @unchecked Sendable {
         chunks! + index * Self.rowsPerChunk * rowBytes
     }
 
+    /// The input columns the outputs read: rows may leave out the others (`narrowRows(to:)`).
+    var columnsNeeded: Range<Int> {
+        let ranges = resamplers.map(\.inputColumnsNeeded)
+        return (ranges.map(\.lowerBound).min() ?? 0)..<(ranges.map(\.upperBound).max() ?? 0)
+    }
+
+    /// From now on (before the first row), pushed rows hold only `columns` of the input, which
+    /// contain `columnsNeeded`.
+    func narrowRows(to columns: Range<Int>) {
+        precondition(inputRowIndex == 0 && columns.clamped(to: pushedColumns) == columns
+            && columns.lowerBound <= columnsNeeded.lowerBound && columns.upperBound >= columnsNeeded.upperBound,
+            "rows narrowed after the first push, or to columns the outputs need")
+        pushedColumns = columns
+        rowBytes = columns.count * 4
+    }
+
+    /// The first input row the outputs read: the rows above may be skipped (`skipRows(_:)`).
+    var firstRowNeeded: Int {
+        resamplers.map(\.firstInputRowNeeded).min() ?? 0
+    }
+
+    /// Before the first row is pushed: counts the next `count` rows, which lie above
+    /// `firstRowNeeded`, as pushed without reading them.
+    func skipRows(_ count: Int) {
+        precondition(inputRowIndex == 0 && count <= firstRowNeeded, "rows skipped after a push, or rows the outputs read")
+        inputRowIndex = count
+        for index in resamplers.indices { resamplers[index].skip(rows: count) }
+    }
+
     /// True once every input row the outputs need has been pushed.
     var isComplete: Bool { inputRowIndex >= rowsNeeded }
 
-    /// Pushes the next input row (`inputSize.width x 4` bytes of straight-alpha RGBA8).
+    /// Pushes the next input row of straight-alpha RGBA8: `pushedColumns` of it, 4 bytes each.
     func push(row: UnsafePointer<UInt8>) {
         guard !isComplete else { return }
         inputRowIndex += 1
@@ -86,12 +119,13 @@ final class RowResampler: @unchecked Sendable {
     /// are fed at once on every core.
     private func push(rows: UnsafePointer<UInt8>, count: Int, spreadOverCores: Bool) {
         let rowBytes = self.rowBytes
+        let firstColumn = pushedColumns.lowerBound
         resamplers.withUnsafeMutableBufferPointer { resamplers in
             // Each output is fed by one thread at a time; the rows are only read.
             nonisolated(unsafe) let outputs = resamplers
             nonisolated(unsafe) let rows = rows
             let feed: @Sendable (Int) -> Void = { index in
-                for row in 0..<count { outputs[index].push(row: rows + row * rowBytes) }
+                for row in 0..<count { outputs[index].push(row: rows + row * rowBytes, firstColumn: firstColumn) }
             }
             if spreadOverCores && outputs.count > 1 {
                 DispatchQueue.concurrentPerform(iterations: outputs.count, execute: feed)

@@ -63,6 +63,25 @@ struct StreamingResampler {
     /// True once every output row is complete; later input rows would be ignored.
     var isComplete: Bool { nextOutputRow >= outputSize.height }
 
+    /// Input columns the output reads: the rest of each row may be left out of what is pushed.
+    var inputColumnsNeeded: Range<Int> {
+        if let copyOrigin { return copyOrigin.x..<copyOrigin.x + outputSize.width }
+        return horizontalTaps.inputRange
+    }
+
+    /// The first input row the output reads: the rows above it may be skipped (`skip(rows:)`).
+    var firstInputRowNeeded: Int {
+        if let copyOrigin { return copyOrigin.y }
+        return max(0, Int(regionTop.rounded(.down)))
+    }
+
+    /// Counts `count` rows as pushed without reading them; they must lie above
+    /// `firstInputRowNeeded`.
+    mutating func skip(rows count: Int) {
+        precondition(nextInputRow + count <= firstInputRowNeeded, "skipped rows the output reads")
+        nextInputRow += count
+    }
+
     /// Input rows the output needs: rows from this index on are never used.
     var inputRowsNeeded: Int {
         if let copyOrigin { return copyOrigin.y + outputSize.height }
@@ -70,26 +89,27 @@ struct StreamingResampler {
         return min(inputSize.height, Int((bottom - 1e-9).rounded(.up)))
     }
 
-    /// Pushes the next input row: `inputSize.width x 4` bytes of straight-alpha RGBA8.
-    mutating func push(row: UnsafePointer<UInt8>) {
+    /// Pushes the next input row of straight-alpha RGBA8: its columns from `firstColumn` on, at
+    /// least up to the end of `inputColumnsNeeded` (4 bytes each).
+    mutating func push(row: UnsafePointer<UInt8>, firstColumn: Int = 0) {
         defer { nextInputRow += 1 }
         guard !isComplete else { return }
         if let copyOrigin {
             guard nextInputRow >= copyOrigin.y else { return }
             let rowBytes = outputSize.width * 4
             output.pixels.withUnsafeMutableBufferPointer { pixels in
-                (pixels.baseAddress! + nextOutputRow * rowBytes).update(from: row + copyOrigin.x * 4, count: rowBytes)
+                (pixels.baseAddress! + nextOutputRow * rowBytes).update(from: row + (copyOrigin.x - firstColumn) * 4, count: rowBytes)
             }
             nextOutputRow += 1
             return
         }
         let top = Double(nextInputRow), bottom = top + 1
         guard bottom > rowStart(nextOutputRow) else { return }
-        if !inputIsOpaque { premultiply(row) }
+        if !inputIsOpaque { premultiply(row, firstColumn: firstColumn) }
         while !isComplete {
             let start = rowStart(nextOutputRow), end = rowEnd(nextOutputRow)
             let overlap = min(end, bottom) - max(start, top)
-            if overlap > 0 { accumulate(row, weight: overlap) }
+            if overlap > 0 { accumulate(row, firstColumn: firstColumn, weight: overlap) }
             guard end <= bottom + 1e-9 else { break }
             emitRow()
         }
@@ -117,31 +137,38 @@ struct StreamingResampler {
         horizontalTaps.inputRange.lowerBound * 4..<horizontalTaps.inputRange.upperBound * 4
     }
 
-    /// Converts `row` to premultiplied floats `(R x A, G x A, B x A, A)` in `premultipliedRow`.
-    private mutating func premultiply(_ row: UnsafePointer<UInt8>) {
+    /// Converts `row` (starting at `firstColumn`) to premultiplied floats `(R x A, G x A, B x A, A)`
+    /// in `premultipliedRow`.
+    private mutating func premultiply(_ row: UnsafePointer<UInt8>, firstColumn: Int) {
         let columns = horizontalTaps.inputRange
         premultipliedRow.withUnsafeMutableBufferPointer { floats in
             floats.withMemoryRebound(to: SIMD4<Float>.self) { pixels in
                 for x in columns {
-                    let alpha = Float(row[x * 4 + 3])
-                    pixels[x] = SIMD4(Float(row[x * 4]) * alpha, Float(row[x * 4 + 1]) * alpha, Float(row[x * 4 + 2]) * alpha, alpha)
+                    let pixel = row + (x - firstColumn) * 4
+                    let alpha = Float(pixel[3])
+                    pixels[x] = SIMD4(Float(pixel[0]) * alpha, Float(pixel[1]) * alpha, Float(pixel[2]) * alpha, alpha)
                 }
             }
         }
     }
 
-    /// Adds the current row, times `weight`, into the accumulator: the bytes as they are when the
-    /// input is opaque (alpha then sums to 255 x weight), else the premultiplied row.
-    private mutating func accumulate(_ row: UnsafePointer<UInt8>, weight: Double) {
+    /// Adds the current row (starting at `firstColumn`), times `weight`, into the accumulator: the
+    /// bytes as they are when the input is opaque (alpha then sums to 255 x weight), else the
+    /// premultiplied row.
+    private mutating func accumulate(_ row: UnsafePointer<UInt8>, firstColumn: Int, weight: Double) {
         let w = Float(weight)
         let range = columnFloats
+        // The bytes of the first column read, in the pushed row.
+        let bytes = row + (range.lowerBound - firstColumn * 4)
         accumulatedWeight += weight
-        accumulator.withUnsafeMutableBufferPointer { sum in
+        accumulator.withUnsafeMutableBufferPointer { sums in
+            guard let sum = sums.baseAddress.map({ $0 + range.lowerBound }) else { return }
             if inputIsOpaque {
-                for index in range { sum[index] += w * Float(row[index]) }
+                for index in 0..<range.count { sum[index] += w * Float(bytes[index]) }
             } else {
                 premultipliedRow.withUnsafeBufferPointer { floats in
-                    for index in range { sum[index] += w * floats[index] }
+                    guard let premultiplied = floats.baseAddress.map({ $0 + range.lowerBound }) else { return }
+                    for index in 0..<range.count { sum[index] += w * premultiplied[index] }
                 }
             }
         }

@@ -3,7 +3,10 @@ import CJPEG
 /// Decodes JPEG with libjpeg-turbo: baseline, progressive, arithmetic, grayscale, RGB, CMYK and
 /// YCCK, every chroma subsampling, restart markers. The DCT-domain scale (1/2, 1/4, 1/8) is chosen
 /// from the target so the decoded region stays at least twice the output size; the area filter does
-/// the rest, row by row. EXIF orientation is applied to the small result.
+/// the rest, row by row. Only the columns the outputs read are decoded (`jpeg_crop_scanline`), the
+/// rows above them are skipped (`jpeg_skip_scanlines`), and decoding stops below them, each with a
+/// margin so that the pixels read are the full decode's. EXIF orientation is applied to the small
+/// result.
 ///
 /// 12-bit and lossless (SOF3) files are refused with `corruptImage`: libjpeg-turbo 2.1.5's 8-bit
 /// API does not decode them.
@@ -16,6 +19,9 @@ enum JPEGDecoder {
         var fancyUpsampling = true
         /// Decode at exactly 1/n (1, 2, 4 or 8) and skip the resampler; nil chooses from the target.
         var fixedScaleDenominator: Int?
+        /// Decode only the columns the outputs read and skip the rows above them; tests turn it
+        /// off to compare.
+        var skipsUnreadPixels = true
     }
 
     /// What one decode did: what it learned of the source, and how libjpeg was asked to scale.
@@ -25,6 +31,10 @@ enum JPEGDecoder {
         var scaleDenominator: Int
         /// Size of the rows libjpeg produced, before resampling and orientation.
         var decodedSize: PixelSize
+        /// The columns of those rows it decoded (all of them unless the outputs needed fewer).
+        var decodedColumns: Range<Int>
+        /// Rows at the top it skipped, as the outputs did not read them.
+        var skippedRows: Int
     }
 
     static func decode(
@@ -105,7 +115,21 @@ enum JPEGDecoder {
         try checkComplete(reader, options: options, info: &info)
         // Every row libjpeg (or the CMYK conversion) writes has opaque alpha.
         let resampler = RowResampler(inputSize: decoded, geometries: geometries, inputIsOpaque: true)
-        let rowBytes = decoded.width * 4
+        if settings.skipsUnreadPixels, let wanted = Self.columnsWorthCropping(resampler.columnsNeeded, width: decoded.width) {
+            let columns = try reader.cropColumns(wanted)
+            guard columns.lowerBound <= wanted.lowerBound, columns.upperBound >= wanted.upperBound, columns.upperBound <= decoded.width
+            else {
+                throw ImgCacheError.corruptImage(format: .jpeg, detail: "libjpeg cropped columns \(columns), not \(wanted)")
+            }
+            resampler.narrowRows(to: columns)
+        }
+        var skippedRows = 0
+        if settings.skipsUnreadPixels, resampler.firstRowNeeded - Self.cropMargin >= Self.cropMargin {
+            skippedRows = try reader.skipRows(resampler.firstRowNeeded - Self.cropMargin)
+            resampler.skipRows(skippedRows)
+        }
+        let width = resampler.pushedColumns.count
+        let rowBytes = width * 4
         var rows = [UInt8](repeating: 0, count: rowBytes * reader.rowsPerRead)
         try rows.withUnsafeMutableBufferPointer { rows in
             let base = rows.baseAddress!
@@ -117,9 +141,9 @@ enum JPEGDecoder {
                 for index in 0..<count {
                     let row = base + index * rowBytes
                     if let colorTransform {
-                        colorTransform.apply(to: row, width: decoded.width)
+                        colorTransform.apply(to: row, width: width)
                     } else if isCMYK {
-                        convertInvertedCMYKToRGBA(row, width: decoded.width)
+                        convertInvertedCMYKToRGBA(row, width: width)
                     }
                     resampler.push(row: row)
                 }
@@ -131,7 +155,20 @@ enum JPEGDecoder {
         for (target, bitmap) in zip(targets, resampler.finish()) {
             try onFrame(target.index, ImageFrame(bitmap: bitmap.oriented(orientation)), info)
         }
-        return Report(info: info, scaleDenominator: denominator, decodedSize: decoded)
+        return Report(info: info, scaleDenominator: denominator, decodedSize: decoded, decodedColumns: resampler.pushedColumns,
+            skippedRows: skippedRows)
+    }
+
+    /// Decoded pixels kept beyond the columns the outputs read on each side, and rows above the
+    /// first they read, so that the edge of what libjpeg decodes (where its chroma upsampling has
+    /// no neighbour) is never read; fewer rows than twice this are never skipped.
+    static let cropMargin = 32
+
+    /// The columns to ask libjpeg for when `needed` of `width` leaves out enough to be worth it
+    /// (a tenth of the row), with `cropMargin` on each side; nil to decode whole rows.
+    static func columnsWorthCropping(_ needed: Range<Int>, width: Int) -> Range<Int>? {
+        let wanted = max(0, needed.lowerBound - cropMargin)..<min(width, needed.upperBound + cropMargin)
+        return wanted.count * 10 <= width * 9 ? wanted : nil
     }
 
     /// The largest of 1, 2, 4, 8 that leaves at least two decoded pixels per output pixel.

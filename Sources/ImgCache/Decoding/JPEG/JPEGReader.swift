@@ -91,6 +91,23 @@ final class JPEGReader {
     func readHeader() throws { try check(imgjpeg_read_header(decoder)) }
     func calcOutputDimensions() throws { try check(imgjpeg_calc_output_dimensions(decoder)) }
     func start() throws { try check(imgjpeg_start(decoder)) }
+    /// After `start`, before any row: decodes only `columns` of each output row, widened by
+    /// libjpeg to whole iMCUs; returns the columns each row then holds (`outputSize.width` is their
+    /// count).
+    func cropColumns(_ columns: Range<Int>) throws -> Range<Int> {
+        var offset = UInt32(clamping: columns.lowerBound), width = UInt32(clamping: columns.count)
+        try check(imgjpeg_crop_columns(decoder, &offset, &width))
+        return Int(offset)..<Int(offset) + Int(width)
+    }
+
+    /// Skips the next `count` rows (their data is still read, without the IDCT); returns how many
+    /// were skipped (fewer at the end of the image).
+    func skipRows(_ count: Int) throws -> Int {
+        var skipped: UInt32 = 0
+        try check(imgjpeg_skip_rows(decoder, UInt32(clamping: count), &skipped))
+        return Int(skipped)
+    }
+
     /// Stops decoding, after the last row or early; the decompressor can then be dropped.
     func abort() { imgjpeg_abort(decoder) }
 
