@@ -43,18 +43,28 @@ final class RedisHostResolverTests: XCTestCase {
         XCTAssertEqual(calls.load(ordering: .sequentiallyConsistent), 2)
     }
 
+    /// A failure is not kept: while lookups fail every call fails (whether it waits for the lookup
+    /// the resolver started or starts its own), and the first call after they succeed again makes
+    /// one lookup and gets the address, which is then kept.
     func testAFailedLookupIsTriedAgainByTheNextCall() throws {
         let calls = Atomic(0)
+        let failing = Atomic(true)
         let address = self.address
         let resolver = RedisHostResolver(host: "cache.internal", port: 6379) { host, _ throws(RedisFailure) in
-            guard calls.add(1, ordering: .sequentiallyConsistent).newValue > 1 else { throw RedisFailure("cannot resolve \(host): no such name") }
+            calls.add(1, ordering: .sequentiallyConsistent)
+            guard !failing.load(ordering: .sequentiallyConsistent) else { throw RedisFailure("cannot resolve \(host): no such name") }
             return [address]
         }
         XCTAssertThrowsError(try resolver.addresses(timeout: 10)) { error in
             XCTAssertEqual("\(error)", "cannot resolve cache.internal: no such name")
         }
+        let failedLookups = calls.load(ordering: .sequentiallyConsistent)
+        XCTAssertTrue((1...2).contains(failedLookups), "the resolver's own lookup, and perhaps the call's: \(failedLookups)")
+        failing.store(false, ordering: .sequentiallyConsistent)
         XCTAssertEqual(try resolver.addresses(timeout: 10), [address])
-        XCTAssertEqual(calls.load(ordering: .sequentiallyConsistent), 2)
+        XCTAssertEqual(calls.load(ordering: .sequentiallyConsistent), failedLookups + 1)
+        XCTAssertEqual(try resolver.addresses(timeout: 10), [address])
+        XCTAssertEqual(calls.load(ordering: .sequentiallyConsistent), failedLookups + 1, "kept once found")
     }
 
     func testIPAddressesNeedNoLookup() throws {
