@@ -22,6 +22,10 @@ struct TargetArguments {
                               pixels = round(points x scale)
           --mode MODE         fit, fill or crop; default crop with --widget (the widget's exact
                               pixels), fit otherwise
+          --gravity WHERE     which part a crop keeps: center (default), north, south, east, west,
+                              north-east, north-west, south-east or south-west
+          --focus X,Y         a crop keeps the part around this point, in fractions of the source's
+                              width and height from its top left (0.3,0.2), as far as the source allows
           --upscale           allow scaling a smaller source up (default: never)
           --max-frames N      most frames kept from an animation, 1 to 10000 (default 50)
           --budget BYTES      memory the kept frames may take, 0 to 64MB (default 15MB; 1 MB = 2^20 B);
@@ -43,6 +47,7 @@ struct TargetArguments {
     /// Every target asked for; empty when none was (the source size is kept).
     var targets: [ImageTarget] = []
     var mode: ContentMode = .fit
+    var gravity = CropGravity.center
     var upscale = false
     var maxFrames: Int?
     var budget: Int?
@@ -82,6 +87,7 @@ struct TargetArguments {
         let widgetTarget = widget != nil
         result.mode = try arguments.value("--mode", expected: "fit, fill or crop") { ContentMode(rawValue: $0) }
             ?? (widgetTarget ? .crop : .fit)
+        result.gravity = try gravity(&arguments, mode: result.mode)
         result.upscale = arguments.flag("--upscale")
         result.maxFrames = try arguments.value("--max-frames", expected: "a whole number from 1 to 10000") {
             Int($0).flatMap { DecodingOptions.frameCounts.contains($0) ? $0 : nil }
@@ -110,8 +116,8 @@ struct TargetArguments {
     /// Decoding options for the one target in pixels (no target: the source size).
     func decodingOptions(verb: String) throws -> DecodingOptions {
         var options = DecodingOptions(
-            targetSize: try singleTarget(verb: verb)?.resolve().pixels, contentMode: mode, allowsUpscaling: upscale,
-            colorPolicy: colorPolicy)
+            targetSize: try singleTarget(verb: verb)?.resolve().pixels, contentMode: mode, gravity: gravity,
+            allowsUpscaling: upscale, colorPolicy: colorPolicy)
         if let maxFrames { options.maxFrames = maxFrames }
         if let budget { options.frameBudgetBytes = budget }
         return options
@@ -122,9 +128,25 @@ struct TargetArguments {
         let url = try Self.url(for: source)
         return (targets.isEmpty ? [nil] : targets.map(Optional.some)).map { target in
             ImageRequest(
-                url: url, target: target, contentMode: mode, allowsUpscaling: upscale,
+                url: url, target: target, contentMode: mode, gravity: gravity, allowsUpscaling: upscale,
                 maxFrames: maxFrames, frameBudgetBytes: budget, colorPolicy: colorPolicy)
         }
+    }
+
+    /// `--gravity` or `--focus` (not both), which only a crop takes.
+    private static func gravity(_ arguments: inout ArgumentList, mode: ContentMode) throws -> CropGravity {
+        let names = CropGravity.named.map(\.name).joined(separator: ", ")
+        let named = try arguments.value("--gravity", expected: names) { CropGravity(name: $0) }
+        let focus = try arguments.value("--focus", expected: "X,Y in fractions of the source, each 0 to 1, such as 0.3,0.2") {
+            text -> CropGravity? in
+            let parts = text.split(separator: ",", omittingEmptySubsequences: false).compactMap { Double($0) }
+            guard parts.count == 2, parts.allSatisfy({ (0...1).contains($0) }) else { return nil }
+            return .focus(x: parts[0], y: parts[1])
+        }
+        guard named == nil || focus == nil else { throw UsageError("give --gravity or --focus, not both") }
+        guard let gravity = named ?? focus else { return .center }
+        guard mode == .crop else { throw UsageError("--gravity and --focus place a crop: they need --mode crop (or --widget)") }
+        return gravity
     }
 
     /// The widgets of a comma-separated list, nil when one is unknown.

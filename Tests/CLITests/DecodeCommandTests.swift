@@ -50,6 +50,38 @@ final class DecodeCommandTests: XCTestCase {
         XCTAssertEqual(written.size, PixelSize(width: 510, height: 510))
     }
 
+    /// `--gravity` and `--focus` place the crop as the library does; each place gives other pixels.
+    func testGravityAndFocusPlaceTheCrop() throws {
+        let folder = try CLIRunner.temporaryFolder()
+        let source = CLIRunner.media.appendingPathComponent("harbour.jpg").path
+        var outputs: [[UInt8]] = []
+        for (flags, gravity) in [([String](), CropGravity.center), (["--gravity", "west"], .west), (["--gravity", "south-east"], .southEast),
+                                 (["--focus", "0.8,0.1"], .focus(x: 0.8, y: 0.1))] {
+            let result = try CLIRunner.run(["decode", source, "--size", "100x300", "--mode", "crop", "-o", "out.png"] + flags, in: folder)
+            XCTAssertEqual(result.status, 0, result.errors)
+            let written = try ImageDecoder.decode(.file(path: folder.appendingPathComponent("out.png").path))
+            let expected = try ImageDecoder.decode(
+                .file(path: source), options: DecodingOptions(targetSize: PixelSize(width: 100, height: 300), contentMode: .crop, gravity: gravity))
+            XCTAssertEqual(written.size, PixelSize(width: 100, height: 300), "\(flags)")
+            XCTAssertTrue(written.frames[0].bitmap.pixels == expected.frames[0].bitmap.pixels, "\(flags)")
+            outputs.append(written.frames[0].bitmap.pixels)
+        }
+        XCTAssertEqual(Set(outputs).count, 4, "every placement cuts a different window")
+
+        let refusals: [([String], String)] = [
+            (["--size", "100x300", "--gravity", "north"], "--gravity and --focus place a crop: they need --mode crop"),
+            (["--size", "100x300", "--mode", "crop", "--gravity", "up"], "--gravity expects center, north, south"),
+            (["--size", "100x300", "--mode", "crop", "--focus", "1.2,0"], "--focus expects X,Y in fractions"),
+            (["--size", "100x300", "--mode", "crop", "--focus", "0.5"], "--focus expects X,Y in fractions"),
+            (["--size", "100x300", "--mode", "crop", "--focus", "0.5,0.5", "--gravity", "west"], "give --gravity or --focus, not both"),
+        ]
+        for (flags, message) in refusals {
+            let result = try CLIRunner.run(["decode", source, "-o", "x.png"] + flags, in: folder)
+            XCTAssertEqual(result.status, 2, "\(flags)")
+            XCTAssertTrue(result.errors.contains(message), "\(flags): \(result.errors)")
+        }
+    }
+
     func testDefaultOutputNameCarriesTheSizeAndKeepsAlphaAsPNG() throws {
         let folder = try CLIRunner.temporaryFolder()
         let result = try CLIRunner.run(

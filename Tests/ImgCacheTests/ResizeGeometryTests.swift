@@ -47,6 +47,55 @@ final class ResizeGeometryTests: XCTestCase {
         XCTAssertEqual(plan((100, 100), (200, 50), .crop, upscale: true).outputSize, PixelSize(width: 200, height: 50))
     }
 
+    /// Each gravity's window, to the pixel: 300x200 cropped to 100x100 (fill size 150x100, so 50
+    /// surplus columns, 2 source pixels each) and 200x300 to 100x100 (50 surplus rows).
+    func testGravityPlacesTheCropWindowExactly() {
+        func window(_ source: (Int, Int), _ gravity: CropGravity) -> (Double, Double) {
+            let geometry = ResizeGeometry.plan(
+                source: PixelSize(width: source.0, height: source.1), target: PixelSize(width: 100, height: 100),
+                mode: .crop, allowsUpscaling: false, focus: gravity.point)
+            XCTAssertEqual(geometry.outputSize, PixelSize(width: 100, height: 100))
+            return (geometry.sourceX, geometry.sourceY)
+        }
+        let landscape: [(CropGravity, Double)] = [
+            (.center, 50), (.west, 0), (.east, 100), (.north, 50), (.northWest, 0), (.southEast, 100),
+            // Centred on 30% of 150 = 45, the window would start at 45 - 50: moved in to 0. On 60%: at
+            // 90 - 50 = 40 (80 source pixels); on 80%: at 70, moved in to the last place, 50 (100).
+            (.focus(x: 0.3, y: 0.9), 0), (.focus(x: 0.6, y: 0), 80), (.focus(x: 0.8, y: 0), 100), (.focus(x: 0.5, y: 0.5), 50),
+        ]
+        for (gravity, x) in landscape {
+            XCTAssertEqual(window((300, 200), gravity).0, x, "\(gravity)")
+            XCTAssertEqual(window((300, 200), gravity).1, 0, "\(gravity): no surplus rows")
+        }
+        let portrait: [(CropGravity, Double)] = [
+            (.center, 50), (.north, 0), (.south, 100), (.northEast, 0), (.southWest, 100), (.focus(x: 0, y: 0.6), 80),
+        ]
+        for (gravity, y) in portrait {
+            XCTAssertEqual(window((200, 300), gravity).1, y, "\(gravity)")
+            XCTAssertEqual(window((200, 300), gravity).0, 0, "\(gravity)")
+        }
+        // Without upscaling, a crop larger than the source cuts the target's aspect out of it, placed alike.
+        let small = ResizeGeometry.plan(
+            source: PixelSize(width: 100, height: 100), target: PixelSize(width: 200, height: 50), mode: .crop,
+            allowsUpscaling: false, focus: CropGravity.south.point)
+        XCTAssertEqual(small.outputSize, PixelSize(width: 100, height: 25))
+        XCTAssertEqual(small.sourceY, 75)
+    }
+
+    /// Gravity names the displayed image's sides: with EXIF orientation 6 (stored rotated a quarter
+    /// turn), the displayed top is the stored left.
+    func testGravityFollowsTheDisplayedOrientation() throws {
+        let options = DecodingOptions(targetSize: PixelSize(width: 100, height: 100), contentMode: .crop, gravity: .north)
+        // Stored 300x200, displayed 200x300: the displayed top rows are the stored left columns.
+        let geometry = try options.geometry(forStoredSize: PixelSize(width: 300, height: 200), orientation: .right)
+        XCTAssertEqual(geometry.sourceX, 0)
+        let south = DecodingOptions(targetSize: PixelSize(width: 100, height: 100), contentMode: .crop, gravity: .south)
+        XCTAssertEqual(try south.geometry(forStoredSize: PixelSize(width: 300, height: 200), orientation: .right).sourceX, 100)
+        XCTAssertEqual(try south.geometry(forStoredSize: PixelSize(width: 300, height: 200), orientation: .left).sourceX, 0)
+        XCTAssertThrowsError(try DecodingOptions(gravity: .focus(x: 1.5, y: 0)).validate())
+        XCTAssertThrowsError(try DecodingOptions(gravity: .focus(x: .nan, y: 0)).validate())
+    }
+
     func testNilTargetAndTinyResultsStayAtLeastOnePixel() {
         XCTAssertEqual(plan((640, 480), nil, .fit), .identity(PixelSize(width: 640, height: 480)))
         XCTAssertEqual(plan((10000, 10), (100, 100), .fit).outputSize, PixelSize(width: 100, height: 1))

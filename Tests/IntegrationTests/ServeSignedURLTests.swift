@@ -43,6 +43,13 @@ final class ServeSignedURLTests: XCTestCase {
         let cases = [
             Case(url: .init(nginx.url("/photo.jpg"), type: "fill", width: 200, height: 150),
                  fetch: ["--size", "200x150", "--mode", "crop"], format: .jpeg, size: PixelSize(width: 200, height: 150), frames: 1),
+            // Gravity: the package's own parameter, and a focal point written as an option.
+            Case(url: .init(nginx.url("/photo.jpg"), type: "fill", width: 100, height: 150, gravity: "ea"),
+                 fetch: ["--size", "100x150", "--mode", "crop", "--gravity", "east"], format: .jpeg,
+                 size: PixelSize(width: 100, height: 150), frames: 1),
+            Case(url: .init(nginx.url("/photo.jpg"), type: "fill", width: 200, height: 50, gravity: "fp:0.5:0.2"),
+                 fetch: ["--size", "200x50", "--mode", "crop", "--focus", "0.5,0.2"], format: .jpeg,
+                 size: PixelSize(width: 200, height: 50), frames: 1),
             Case(url: .init(nginx.url("/photo.jpg"), plain: false, extension: "png", type: "fit", width: 120, height: 120),
                  fetch: ["--size", "120x120", "--mode", "fit", "--format", "png"], format: .png,
                  size: PixelSize(width: 120, height: 90), frames: 1),

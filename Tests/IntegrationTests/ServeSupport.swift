@@ -24,16 +24,18 @@ enum ServeURLs {
 }
 
 extension ImgproxySigner.Case {
-    /// `ImgProxy(source, resizing_type=type, width=..., height=..., enlarge=...)(*advanced)`,
-    /// which the package writes `/SIG/ADVANCED.../g:ce/rs:TYPE:W:H:ENLARGE/SOURCE`; a plain source
-    /// is percent-encoded and followed by `@EXT`, a base64 one by `.EXT`.
+    /// `ImgProxy(source, resizing_type=type, width=..., height=..., gravity=..., enlarge=...)(*advanced)`,
+    /// which the package writes `/SIG/ADVANCED.../g:GRAVITY/rs:TYPE:W:H:ENLARGE/SOURCE` (gravity
+    /// `ce` unless given); a plain source is percent-encoded and followed by `@EXT`, a base64 one
+    /// by `.EXT`.
     init(
         _ source: URL, plain: Bool = true, extension: String = "", type: String = "fit", width: Int = 0, height: Int = 0,
-        enlarge: Bool = false, advanced: [String] = []
+        gravity: String? = nil, enlarge: Bool = false, advanced: [String] = []
     ) {
         self.init(
             source: source.absoluteString, plain: plain, extension: `extension`,
-            params: Params(resizing_type: type, width: width, height: height, enlarge: enlarge), advanced: advanced)
+            params: Params(resizing_type: type, width: width, height: height, gravity: gravity, enlarge: enlarge),
+            advanced: advanced)
     }
 }
 

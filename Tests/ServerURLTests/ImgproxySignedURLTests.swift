@@ -174,7 +174,7 @@ final class ImgproxySignedURLTests: XCTestCase {
         let parser = try ServeParsing.signed()
         XCTAssertEqual(
             ServeParsing.error(signed, parser: parser),
-            .unsupportedOption(name: "g", detail: "gravity 'sm' is not supported: imgcache crops from the centre (g:ce)"))
+            .unsupportedOption(name: "g", detail: "gravity 'sm' is not supported: give ce, no, so, ea, we, noea, nowe, soea, sowe or fp:X:Y"))
         XCTAssertEqual(ServeParsing.error(unsigned, parser: parser)?.httpStatus, 403)
     }
 }

@@ -10,6 +10,8 @@ public struct DecodingOptions: Sendable, Hashable {
     public var sourceRegion: PixelRect?
     /// How the source is fitted to `targetSize`. Default `.fit`.
     public var contentMode: ContentMode
+    /// Which part a crop keeps (`.crop` only). Default `.center`.
+    public var gravity: CropGravity
     /// Whether a source smaller than the target is scaled up. Default false.
     public var allowsUpscaling: Bool
     /// Most frames kept from an animation. Default 50.
@@ -31,6 +33,7 @@ public struct DecodingOptions: Sendable, Hashable {
         targetSize: PixelSize? = nil,
         sourceRegion: PixelRect? = nil,
         contentMode: ContentMode = .fit,
+        gravity: CropGravity = .center,
         allowsUpscaling: Bool = false,
         maxFrames: Int = 50,
         frameBudgetBytes: Int = 15 * 1024 * 1024,
@@ -42,6 +45,7 @@ public struct DecodingOptions: Sendable, Hashable {
         self.targetSize = targetSize
         self.sourceRegion = sourceRegion
         self.contentMode = contentMode
+        self.gravity = gravity
         self.allowsUpscaling = allowsUpscaling
         self.maxFrames = maxFrames
         self.frameBudgetBytes = frameBudgetBytes
@@ -52,10 +56,11 @@ public struct DecodingOptions: Sendable, Hashable {
     }
 
     /// Throws `invalidArgument` for a zero or negative size, frame count or budget, a target over
-    /// `ImageTarget.maxSide` a side, or a limit that is not positive; `dimensionsOverLimit` for a
-    /// target over `limits.maxOutputPixels`.
+    /// `ImageTarget.maxSide` a side, a limit that is not positive, or a focal point outside the
+    /// image; `dimensionsOverLimit` for a target over `limits.maxOutputPixels`.
     func validate() throws {
         try limits.validate()
+        try gravity.validate()
         if let targetSize {
             guard targetSize.width > 0, targetSize.height > 0,
                   targetSize.width <= ImageTarget.maxSide, targetSize.height <= ImageTarget.maxSide
@@ -95,15 +100,18 @@ public struct DecodingOptions: Sendable, Hashable {
 
     private func unlimitedGeometry(forStoredSize storedSize: PixelSize, orientation: ImageOrientation) throws -> ResizeGeometry {
         let target = orientation.swapsAxes ? targetSize?.transposed : targetSize
+        let focus = gravity.stored(in: orientation)
         guard let sourceRegion else {
-            return ResizeGeometry.plan(source: storedSize, target: target, mode: contentMode, allowsUpscaling: allowsUpscaling)
+            return ResizeGeometry.plan(
+                source: storedSize, target: target, mode: contentMode, allowsUpscaling: allowsUpscaling, focus: focus)
         }
         let displayed = orientation.swapsAxes ? storedSize.transposed : storedSize
         guard sourceRegion.fits(in: displayed) else {
             throw ImgCacheError.invalidArgument("source region \(sourceRegion) does not fit in the \(displayed) source")
         }
         let region = orientation.storedRect(of: sourceRegion, stored: storedSize)
-        return ResizeGeometry.plan(source: region.size, target: target, mode: contentMode, allowsUpscaling: allowsUpscaling)
+        return ResizeGeometry.plan(
+            source: region.size, target: target, mode: contentMode, allowsUpscaling: allowsUpscaling, focus: focus)
             .placed(at: region, in: storedSize)
     }
 }

@@ -53,6 +53,9 @@ public struct ImageRequest: Sendable, Hashable {
     public var target: ImageTarget?
     /// How the source is fitted to the target. Default `.fit`.
     public var contentMode: ContentMode
+    /// Which part of the source a crop keeps (`.crop` only): the centre, an edge, a corner or a
+    /// focal point; part of the variant's key. Default `.center`.
+    public var gravity: CropGravity
     /// Whether a smaller source is scaled up. Default false.
     public var allowsUpscaling: Bool
     /// Most frames kept from an animation; nil uses the pipeline's default. Default nil.
@@ -94,7 +97,8 @@ public struct ImageRequest: Sendable, Hashable {
     public var priority: Priority
 
     public init(
-        url: URL, target: ImageTarget? = nil, contentMode: ContentMode = .fit, allowsUpscaling: Bool = false,
+        url: URL, target: ImageTarget? = nil, contentMode: ContentMode = .fit, gravity: CropGravity = .center,
+        allowsUpscaling: Bool = false,
         maxFrames: Int? = nil, frameBudgetBytes: Int? = nil, outputFormat: OutputFormat = .automatic,
         sourceRegion: PixelRect? = nil, colorPolicy: ColorPolicy = .convert, quality: Int? = nil,
         headers: [String: String] = [:], keyHeaders: [String] = [], cacheKey: String? = nil,
@@ -103,6 +107,7 @@ public struct ImageRequest: Sendable, Hashable {
         self.url = url
         self.target = target
         self.contentMode = contentMode
+        self.gravity = gravity
         self.allowsUpscaling = allowsUpscaling
         self.maxFrames = maxFrames
         self.frameBudgetBytes = frameBudgetBytes

@@ -27,7 +27,7 @@ struct RequestPlan: Sendable {
         scale = resolved?.scale ?? 1
         var options = DecodingOptions(
             targetSize: resolved?.pixels, sourceRegion: request.sourceRegion, contentMode: request.contentMode,
-            allowsUpscaling: request.allowsUpscaling, maxFrames: request.maxFrames ?? configuration.maxFrames,
+            gravity: request.gravity, allowsUpscaling: request.allowsUpscaling, maxFrames: request.maxFrames ?? configuration.maxFrames,
             frameBudgetBytes: request.frameBudgetBytes ?? configuration.frameBudgetBytes,
             limits: configuration.limits, colorPolicy: request.colorPolicy)
         // A still format keeps one frame: decoding more would be thrown away.

@@ -4,8 +4,9 @@
 /// `auto-q20` when it does so at a quality other than 85.) The URL part is the original's key
 /// (see `RequestPlan.originalKey`).
 /// A source region adds `;region=WxH+X+Y` at the end, and a colour policy other than the default
-/// `;color=keep` or `;color=ignore` after it; keys without them are unchanged, so variants stored
-/// before regions and colour policies existed stay valid.
+/// `;color=keep` or `;color=ignore` after it, and a crop's gravity other than the centre
+/// `;gravity=north` (or `;gravity=focus:0.3,0.2`) last; keys without them are unchanged, so
+/// variants stored before regions, colour policies and gravities existed stay valid.
 enum VariantKey {
     /// - Parameter quality: the JPEG quality `.automatic` uses; nil (the default) for 85.
     static func make(
@@ -16,5 +17,6 @@ enum VariantKey {
             + "upscale=\(options.allowsUpscaling ? 1 : 0);frames=\(options.maxFrames);"
             + "budget=\(options.frameBudgetBytes);format=\(format.keyComponent(quality: quality ?? JPEGEncoder.defaultQuality))"
             + (options.sourceRegion.map { ";region=\($0)" } ?? "") + options.colorPolicy.variantKeyComponent
+            + (options.contentMode == .crop ? options.gravity.variantKeyComponent : "")
     }
 }

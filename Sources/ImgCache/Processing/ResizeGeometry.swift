@@ -30,12 +30,14 @@ struct ResizeGeometry: Equatable, Sendable {
     ///
     /// - fit: the largest size inside `target` with the source's aspect ratio.
     /// - fill: the smallest size covering `target` with the source's aspect ratio.
-    /// - crop: `target` exactly, cut from the centre of the fill size.
+    /// - crop: `target` exactly, cut from the fill size around `focus` (fractions of the source,
+    ///   default its centre: see `CropGravity`), as far as the fill size allows.
     /// Unless `allowsUpscaling`, the scale never exceeds 1: fit and fill then keep the source size,
-    /// and crop cuts the largest centred region of the target's aspect ratio out of the source.
-    /// A nil target keeps the source as it is.
+    /// and crop cuts the largest region of the target's aspect ratio out of the source, placed
+    /// the same way. A nil target keeps the source as it is.
     static func plan(
-        source: PixelSize, target: PixelSize?, mode: ContentMode, allowsUpscaling: Bool
+        source: PixelSize, target: PixelSize?, mode: ContentMode, allowsUpscaling: Bool,
+        focus: (x: Double, y: Double) = (0.5, 0.5)
     ) -> ResizeGeometry {
         guard let target else { return identity(source) }
         let sw = Double(source.width), sh = Double(source.height)
@@ -54,13 +56,13 @@ struct ResizeGeometry: Equatable, Sendable {
                 outputSize: PixelSize(width: width, height: height))
         case .crop:
             if coverScale > 1 && !allowsUpscaling {
-                return centredRegion(of: source, withAspectOf: target)
+                return region(of: source, withAspectOf: target, focus: focus)
             }
             let coverIsX = scaleX >= scaleY
             let scaledWidth = coverIsX ? target.width : roundedPixels(sw * coverScale)
             let scaledHeight = coverIsX ? roundedPixels(sh * coverScale) : target.height
-            let offsetX = roundedOffset(Double(scaledWidth - target.width) / 2)
-            let offsetY = roundedOffset(Double(scaledHeight - target.height) / 2)
+            let offsetX = offset(of: target.width, in: scaledWidth, centredOn: focus.x)
+            let offsetY = offset(of: target.height, in: scaledHeight, centredOn: focus.y)
             let perOutputX = sw / Double(scaledWidth), perOutputY = sh / Double(scaledHeight)
             return ResizeGeometry(
                 sourceSize: source,
@@ -81,16 +83,19 @@ struct ResizeGeometry: Equatable, Sendable {
         return placed
     }
 
-    /// The largest centred whole-pixel region of `source` with the aspect ratio of `target`, unscaled.
-    private static func centredRegion(of source: PixelSize, withAspectOf target: PixelSize) -> ResizeGeometry {
+    /// The largest whole-pixel region of `source` with the aspect ratio of `target`, unscaled,
+    /// centred on `focus` as far as it fits.
+    private static func region(
+        of source: PixelSize, withAspectOf target: PixelSize, focus: (x: Double, y: Double)
+    ) -> ResizeGeometry {
         var width = source.width, height = source.height
         if target.width * source.height > source.width * target.height {
             height = roundedPixels(Double(source.width) * Double(target.height) / Double(target.width))
         } else {
             width = roundedPixels(Double(source.height) * Double(target.width) / Double(target.height))
         }
-        let offsetX = roundedOffset(Double(source.width - width) / 2)
-        let offsetY = roundedOffset(Double(source.height - height) / 2)
+        let offsetX = offset(of: width, in: source.width, centredOn: focus.x)
+        let offsetY = offset(of: height, in: source.height, centredOn: focus.y)
         return ResizeGeometry(
             sourceSize: source, sourceX: Double(offsetX), sourceY: Double(offsetY),
             sourceWidth: Double(width), sourceHeight: Double(height),
@@ -102,7 +107,11 @@ struct ResizeGeometry: Equatable, Sendable {
         max(1, Int(value.rounded(.toNearestOrAwayFromZero)))
     }
 
-    private static func roundedOffset(_ value: Double) -> Int {
-        Int(value.rounded(.toNearestOrAwayFromZero))
+    /// Where a window of `window` pixels starts in `whole` pixels (at least as many) when it is
+    /// centred on `fraction` of them, moved inside as far as needed; rounded half away from zero.
+    /// At 0.5 it is centred: half the excess.
+    private static func offset(of window: Int, in whole: Int, centredOn fraction: Double) -> Int {
+        let centred = Int((fraction * Double(whole) - Double(window) / 2).rounded(.toNearestOrAwayFromZero))
+        return min(max(centred, 0), max(0, whole - window))
     }
 }

@@ -14,18 +14,18 @@ final class EntityTags: Sendable {
         tags = MemoryCache(costLimit: limit, maxEntryShare: 1)
     }
 
-    /// The tag of `summary`'s variant, read from its file or its bytes; nil when the file cannot be read.
-    func tag(for summary: ImageSummary) -> String? {
-        let keyDigest = MD5.hexDigest(of: summary.variantKey)
-        if let data = summary.unstoredData { return "\"\(keyDigest)-\(MD5.hexDigest(of: data))\"" }
-        guard let file = summary.fileURL else { return nil }
+    /// The tag of `summary`'s variant, read from its file (at `path`, its `fileURL`'s) or its
+    /// bytes; nil when the file cannot be read.
+    func tag(for summary: ImageSummary, path: String?) -> String? {
+        if let data = summary.unstoredData { return "\"\(MD5.hexDigest(of: summary.variantKey))-\(MD5.hexDigest(of: data))\"" }
+        guard let path else { return nil }
         // A stat names the file's bytes as they are now: a re-rendered variant is a new file.
         var status = stat()
-        guard stat(file.path, &status) == 0 else { return nil }
-        let identity = "\(file.path) \(status.st_size) \(status.st_ino) \(status.st_mtim.tv_sec).\(status.st_mtim.tv_nsec)"
+        guard stat(path, &status) == 0 else { return nil }
+        let identity = "\(path) \(status.st_size) \(status.st_ino) \(status.st_mtim.tv_sec).\(status.st_mtim.tv_nsec)"
         if let tag = tags.value(for: identity) { return tag }
-        guard let bytes = try? Data(contentsOf: file, options: .alwaysMapped) else { return nil }
-        let tag = "\"\(keyDigest)-\(MD5.hexDigest(of: bytes))\""
+        guard let bytes = try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped) else { return nil }
+        let tag = "\"\(MD5.hexDigest(of: summary.variantKey))-\(MD5.hexDigest(of: bytes))\""
         tags.set(tag, for: identity, cost: 1)
         return tag
     }

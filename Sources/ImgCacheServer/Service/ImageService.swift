@@ -109,12 +109,14 @@ final class ImageService: Sendable {
         var headers: HTTPHeaders = [
             "Content-Type": summary.format.mimeType, "Cache-Control": "public, max-age=\(ttl)",
         ]
-        let tag = tags.tag(for: summary)
+        // A file URL's path is not free to compute: once.
+        let path = summary.fileURL?.path
+        let tag = tags.tag(for: summary, path: path)
         if let tag { headers.set(name: "ETag", value: tag) }
         if let tag, let ifNoneMatch, EntityTags.matches(ifNoneMatch, tag) {
             return HTTPResponse(status: 304, headers: headers)
         }
-        if let file = summary.fileURL { return HTTPResponse(status: 200, headers: headers, body: .file(path: file.path)) }
+        if let path { return HTTPResponse(status: 200, headers: headers, body: .file(path: path)) }
         return HTTPResponse(status: 200, headers: headers, body: .bytes([UInt8](summary.unstoredData ?? Data())))
     }
 

@@ -66,6 +66,20 @@ struct ServeOption {
         return value
     }
 
+    /// A fraction from 0 to 1: `0`, `1`, or digits with a fraction (`0.25`, `.25`, `1.0`); no sign,
+    /// exponent, `inf` or `nan`, at most 18 characters.
+    func fraction(_ index: Int, _ what: String) throws(ServeURLError) -> Double {
+        let argument = try word(index, what)
+        let parts = argument.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        let digitsOnly = parts.allSatisfy { $0.allSatisfy { (0x30...0x39).contains($0) } }
+        guard argument.utf8.count <= 18, parts.count <= 2, digitsOnly, parts.last?.isEmpty == false,
+              let value = Double(parts.count == 2 && parts[0].isEmpty ? "0" + argument : argument), (0...1).contains(value)
+        else {
+            throw invalid("\(what) '\(ServeURLError.quote(argument))' is not a fraction from 0 to 1 such as 0.25")
+        }
+        return value
+    }
+
     /// A boolean as imgproxy (Go's strconv.ParseBool) writes one: 1, t, T, true, True, TRUE, or
     /// 0, f, F, false, False, FALSE. imgproxy takes anything else as false; this refuses it.
     func bool(_ index: Int, _ what: String) throws(ServeURLError) -> Bool {

@@ -50,19 +50,36 @@ extension ServeOptions {
         try refuseExtend(option, 0)
     }
 
-    /// `g:ce`, with offsets of 0 if any: imgcache crops from the centre.
+    /// imgproxy's gravity types imgcache has, by name.
+    private static let gravities: [String: CropGravity] = [
+        "ce": .center, "no": .north, "so": .south, "ea": .east, "we": .west,
+        "noea": .northEast, "nowe": .northWest, "soea": .southEast, "sowe": .southWest,
+    ]
+
+    /// `g:TYPE` (`ce`, `no`, `so`, `ea`, `we`, `noea`, `nowe`, `soea`, `sowe`; offsets, if any,
+    /// 0) or `g:fp:X:Y` (a focal point in fractions 0 to 1 of the source): which part a fill keeps
+    /// (see `CropGravity`). `sm`, `obj` and offsets are not supported.
     mutating func applyGravity(_ option: ServeOption) throws(ServeURLError) {
-        try option.expect(1...3, "g:ce")
+        try option.expect(1...3, "g:TYPE or g:fp:X:Y")
         let type = try option.word(0, "gravity type")
-        switch type {
-        case "ce":
+        if type == "fp" {
+            try option.expect(3...3, "g:fp:X:Y")
+            gravity = .focus(x: try option.fraction(1, "focal point x"), y: try option.fraction(2, "focal point y"))
+            return
+        }
+        if let named = Self.gravities[type] {
             for index in option.arguments.indices.dropFirst() where !Self.isZero(option.arguments[index]) {
-                throw .unsupportedOption(name: option.name, detail: "gravity offsets are not supported: g:ce crops from the centre")
+                throw .unsupportedOption(name: option.name, detail: "gravity offsets are not supported: give g:\(type) alone")
             }
-        case "no", "so", "ea", "we", "noea", "nowe", "soea", "sowe", "sm", "obj", "objw", "fp":
-            throw .unsupportedOption(name: option.name, detail: "gravity '\(type)' is not supported: imgcache crops from the centre (g:ce)")
+            gravity = named
+            return
+        }
+        switch type {
+        case "sm", "obj", "objw":
+            throw .unsupportedOption(
+                name: option.name, detail: "gravity '\(type)' is not supported: give ce, no, so, ea, we, noea, nowe, soea, sowe or fp:X:Y")
         default:
-            throw option.invalid("gravity type '\(ServeURLError.quote(type))' is none of imgproxy's (ce, no, so, ea, we, ..., sm)")
+            throw option.invalid("gravity type '\(ServeURLError.quote(type))' is none of imgproxy's (ce, no, so, ea, we, ..., fp, sm)")
         }
     }
 

@@ -19,7 +19,7 @@ extension ServeOptions {
         case .gif: outputFormat = .gif
         }
         var request = ImageRequest(
-            url: source, target: target, contentMode: mode, allowsUpscaling: enlarge, maxFrames: maxFrames,
+            url: source, target: target, contentMode: mode, gravity: gravity, allowsUpscaling: enlarge, maxFrames: maxFrames,
             frameBudgetBytes: frameBudget, outputFormat: outputFormat, colorPolicy: colorPolicy ?? (isSlice ? .keep : .convert),
             quality: outputFormat == .automatic && quality != 0 ? quality : nil)
         if let cacheBuster { request.cacheKey = keyPolicy.key(for: source) + " cachebuster:" + cacheBuster }
@@ -39,7 +39,7 @@ extension ServeOptions {
     ///   pixels unless the resizing type is `fit`;
     /// - no width and no height keep the source's size (`dpr` is then refused);
     /// - width and height (times `dpr`, rounded half away from zero) are the target in pixels:
-    ///   `fit`, the default, fits inside it; `fill` and `fill-down` crop it from the centre;
+    ///   `fit`, the default, fits inside it; `fill` and `fill-down` crop it (at the gravity, `g`);
     /// - a width or a height alone fits to it, the other side following the source's aspect ratio
     ///   (whatever the resizing type, as imgproxy does), up to the output limit: the target's
     ///   other side is `maxOutputPixels` / the given side, at most `ImageTarget.maxSide`.

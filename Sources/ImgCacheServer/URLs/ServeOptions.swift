@@ -46,6 +46,8 @@ struct ServeOptions {
     /// `dpr` as written, for messages.
     var dprText = "1"
     var enlarge = false
+    /// `g`: which part a fill keeps.
+    var gravity = CropGravity.center
     /// imgproxy's quality: 1 to 100, or 0 for the default (85).
     var quality = 0
     /// Nil until given: automatic, or PNG for a slice.
