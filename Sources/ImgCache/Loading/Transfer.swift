@@ -179,19 +179,32 @@ final class Transfer: Sendable {
     /// Ends the transfer with `error` at once, unless it has already ended. While the task is
     /// being made, the continuation is resumed once it is in (so that `session` is set).
     func fail(_ error: Error) {
-        let (continuation, task) = state.withLock { state -> (CheckedContinuation<Received, Error>?, URLSessionDataTask?) in
-            guard !state.isFinished else { return (nil, nil) }
-            state.isFinished = true
-            state.body.discard()
-            if state.continuation == nil || state.isMakingTask {
-                state.earlyFailure = error
-                return (nil, nil)
-            }
-            defer { state.continuation = nil }
-            return (state.continuation, state.refusedRedirect ? nil : state.task)
+        let ending = state.withLock { state in end(with: error, &state) }
+        Self.finish(ending, with: error)
+    }
+
+    /// What ending the transfer leaves to do once the lock is released: the continuation to
+    /// resume, and the task to cancel.
+    private typealias Ending = (continuation: CheckedContinuation<Received, Error>?, task: URLSessionDataTask?)
+
+    /// Ends the transfer with `error` under the lock, unless it has already ended; `finish` does
+    /// the rest once the lock is released. A redirect refused under the lock ends the transfer
+    /// there too, before URLSession can complete the task with the 3xx.
+    private func end(with error: Error, _ state: inout State) -> Ending {
+        guard !state.isFinished else { return (nil, nil) }
+        state.isFinished = true
+        state.body.discard()
+        if state.continuation == nil || state.isMakingTask {
+            state.earlyFailure = error
+            return (nil, nil)
         }
-        continuation?.resume(throwing: error)
-        Self.cancel(task)
+        defer { state.continuation = nil }
+        return (state.continuation, state.refusedRedirect ? nil : state.task)
+    }
+
+    private static func finish(_ ending: Ending, with error: Error) {
+        ending.continuation?.resume(throwing: error)
+        cancel(ending.task)
     }
 
     /// Cancels `task` off the calling thread. URLSession's `cancel` waits for the session's work
@@ -240,7 +253,7 @@ final class Transfer: Sendable {
         // the path on the redirecting server. It is read against the hop's URL, which names the
         // host even when the request went to its address.
         let location = response.value(forHTTPHeaderField: "Location") ?? ""
-        let (refusal, screened): (AttemptFailure?, URLRequest?) = state.withLock { state in
+        let (refused, screened): ((AttemptFailure, Ending)?, URLRequest?) = state.withLock { state in
             guard !state.isFinished else { return (nil, nil) }
             let target = URL(string: location, relativeTo: state.hopURL)?.absoluteURL ?? request.url
             let scheme = target?.scheme?.lowercased()
@@ -255,11 +268,13 @@ final class Transfer: Sendable {
                 refusal = .permanent(url, "too many redirects (more than \(limits.maxRedirects))")
             }
             // Answered under the lock, so that no cancel can come between the check and the answer
-            // (the answer only queues work on URLSession's queue, ahead of any later cancel).
+            // (the answer only queues work on URLSession's queue, ahead of any later cancel), and
+            // ended first, so that the 3xx URLSession then completes the task with is not the error.
             state.refusedRedirect = refusal != nil
-            guard refusal == nil else {
+            if let refusal {
+                let ending = end(with: refusal, &state)
                 answer(nil)
-                return (refusal, nil)
+                return ((refusal, ending), nil)
             }
             var next = forwarded(request)
             // Screened first: FoundationNetworking read a relative Location against the address.
@@ -270,10 +285,10 @@ final class Transfer: Sendable {
             follow(next, sent: next, state: &state, answer: answer)
             return (nil, nil)
         }
-        if let refusal { fail(refusal) }
+        if let (refusal, ending) = refused { Self.finish(ending, with: refusal) }
         guard let screened, let screen = limits.addressScreen else { return }
         screen.screen(screened) { [self] verdict in
-            let refusal: AttemptFailure? = state.withLock { state in
+            let refused: (AttemptFailure, Ending)? = state.withLock { state in
                 guard !state.isFinished, let target = screened.url else { return nil }
                 let refusal: AttemptFailure
                 switch verdict {
@@ -288,10 +303,11 @@ final class Transfer: Sendable {
                     refusal = .connection(target, "host not found (\(detail))")
                 }
                 state.refusedRedirect = true
+                let ending = end(with: refusal, &state)
                 answer(nil)
-                return refusal
+                return (refusal, ending)
             }
-            if let refusal { fail(refusal) }
+            if let (refusal, ending) = refused { Self.finish(ending, with: refusal) }
         }
     }
 
