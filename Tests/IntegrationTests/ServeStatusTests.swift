@@ -35,6 +35,21 @@ final class ServeStatusTests: XCTestCase {
         try ServeURLs.path(.init(source, type: "fit", width: 100, height: 100, advanced: advanced), signed: signed)
     }
 
+    /// Sends a request whose answer the fault server holds (`/hold/first`) and returns once the
+    /// fault server has it: with `--max-in-flight 1` the one handler slot is then taken until
+    /// `faults.release()`.
+    private func requestHeldAtTheOrigin(by serve: ServeProcess) async throws -> Task<(Data, HTTPURLResponse), any Error> {
+        let client = self.client, heldURL = serve.url(try path(faults.url("/hold/first")))
+        let held = Task { try await client.send(heldURL) }
+        let end = Date().addingTimeInterval(10)
+        while try await faults.arrivals() != ["first"], Date() < end {
+            try await Task.sleep(nanoseconds: 10_000_000)
+        }
+        let arrived = try await faults.arrivals()
+        XCTAssertEqual(arrived, ["first"])
+        return held
+    }
+
     func testAnUnsupportedOptionOrABadNumberIs400() async throws {
         let serve = try ServeProcess()
         self.serve = serve
@@ -132,16 +147,8 @@ final class ServeStatusTests: XCTestCase {
         let log = folder.appendingPathComponent("access.log")
         let serve = try ServeProcess(["--max-in-flight", "1", "--max-queue", "0", "--access-log", log.path])
         self.serve = serve
-        let held = try path(faults.url("/hold/first"))
         let other = try path(nginx.url("/photo.jpg"))
-        let client = self.client, heldURL = serve.url(held)
-        let first = Task { try await client.send(heldURL) }
-        let end = Date().addingTimeInterval(10)
-        while try await faults.arrivals() != ["first"], Date() < end {
-            try await Task.sleep(nanoseconds: 10_000_000)
-        }
-        let arrived = try await faults.arrivals()
-        XCTAssertEqual(arrived, ["first"])
+        let first = try await requestHeldAtTheOrigin(by: serve)
         let refused = try await client.send(serve.url(other))
         ServeAssert.error(refused, 503, noStore: false, "busy")
         XCTAssertEqual(refused.1.header("Retry-After"), "1")
@@ -171,14 +178,7 @@ final class ServeStatusTests: XCTestCase {
         let (firstBody, firstResponse) = try await client.send(known)
         XCTAssertEqual(firstResponse.statusCode, 200)
 
-        let client = self.client, heldURL = serve.url(try path(faults.url("/hold/first")))
-        let held = Task { try await client.send(heldURL) }
-        let end = Date().addingTimeInterval(10)
-        while try await faults.arrivals() != ["first"], Date() < end {
-            try await Task.sleep(nanoseconds: 10_000_000)
-        }
-        let arrived = try await faults.arrivals()
-        XCTAssertEqual(arrived, ["first"])
+        let held = try await requestHeldAtTheOrigin(by: serve)
         let (body, response) = try await client.send(known)
         XCTAssertEqual(response.statusCode, 200)
         XCTAssertEqual(body, firstBody)
