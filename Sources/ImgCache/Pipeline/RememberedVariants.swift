@@ -11,8 +11,8 @@ import Synchronization
 /// one remembered (same device, inode, size and modification time): a file another process
 /// removed or replaced is looked up again. Its reads are stamped in the disk cache as lookups
 /// would have been, in batches: at the first read the disk cache's `accessStampFlushInterval`
-/// after the oldest pending one, or once 1,024 variants are pending (a variant read many times
-/// meanwhile is stamped once, with its last read).
+/// after the oldest pending one, or once 1,024 variants are pending; a batch is stamped with the
+/// time of the read that made it due (a variant read many times meanwhile is stamped once).
 ///
 /// Holds a few hundred bytes per variant (its key, file path, format and sizes), for at most
 /// `limit` variants, least recently used forgotten first.
