@@ -17,7 +17,8 @@ struct TargetArguments {
           --entry WHERE       today-expanded: today-view (default) or notification-center
           --landscape         today-expanded: the landscape height
           --size WxH          the target in pixels (at most 65535 a side and 16,777,216 pixels, as
-                              4096x4096: exit 5 over that), or in points when --scale is given
+                              4096x4096: exit 5 over that), or in points when --scale is given;
+                              Wx or xH gives one side, the other following the source (fit only)
           --scale N           the screen scale of --size in points, above 0 and at most 16:
                               pixels = round(points x scale)
           --mode MODE         fit, fill or crop; default crop with --widget (the widget's exact
@@ -66,7 +67,7 @@ struct TargetArguments {
             "--widget", expected: "small, medium, large, extra-large, accessory-*, today-compact or today-expanded"
         ) { Self.widgets($0) }
         let today = try TodayOptions.parse(&arguments, widgets: widget ?? [])
-        let size = try arguments.value("--size", expected: "WxH, e.g. 510x510", parse: PixelSize.init(parsing:))
+        let size = try arguments.value("--size", expected: "WxH, Wx or xH, e.g. 510x510 or 300x", parse: Self.sides(_:))
         let scale = try arguments.value("--scale", expected: "a number above 0 and at most 16, such as 3") {
             Double($0).flatMap { ImageTarget.scales.contains($0) ? $0 : nil }
         }
@@ -74,9 +75,8 @@ struct TargetArguments {
         case (let device?, let widget?, nil):
             guard scale == nil else { throw UsageError("--scale comes from the device with --device") }
             result.targets = try widgetTargets(devices: try Self.devices(device), widgets: widget, today: today)
-        case (nil, nil, let size?):
-            result.targets = [scale.map { .points(PointSize(width: Double(size.width), height: Double(size.height)), scale: $0) }
-                ?? .pixels(size)]
+        case (nil, nil, let sides?):
+            result.targets = [try Self.target(sides, scale: scale)]
         case (nil, nil, nil):
             guard scale == nil else { throw UsageError("--scale needs --size") }
         case (_?, nil, _), (nil, _?, _):
@@ -87,6 +87,9 @@ struct TargetArguments {
         let widgetTarget = widget != nil
         result.mode = try arguments.value("--mode", expected: "fit, fill or crop") { ContentMode(rawValue: $0) }
             ?? (widgetTarget ? .crop : .fit)
+        if let size, size.width == nil || size.height == nil, result.mode != .fit {
+            throw UsageError("a size of one side (\(size.width.map { "\($0)x" } ?? "x\(size.height ?? 0)")) fits: it takes --mode fit")
+        }
         result.gravity = try gravity(&arguments, mode: result.mode)
         result.upscale = arguments.flag("--upscale")
         result.maxFrames = try arguments.value("--max-frames", expected: "a whole number from 1 to 10000") {
@@ -147,6 +150,33 @@ struct TargetArguments {
         guard let gravity = named ?? focus else { return .center }
         guard mode == .crop else { throw UsageError("--gravity and --focus place a crop: they need --mode crop (or --widget)") }
         return gravity
+    }
+
+    /// `WxH`, `Wx` or `xH` (positive whole numbers), nil otherwise.
+    private static func sides(_ text: String) -> (width: Int?, height: Int?)? {
+        let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, !(parts[0].isEmpty && parts[1].isEmpty) else { return nil }
+        let sides = parts.map { $0.isEmpty ? nil : Int($0) }
+        guard zip(parts, sides).allSatisfy({ $0.isEmpty || ($1 ?? 0) > 0 }) else { return nil }
+        return (sides[0], sides[1])
+    }
+
+    /// The target of `--size` (and `--scale`): both sides as given, or one, the other as long as
+    /// the output limit allows (`DecodingLimits.otherSide(forSide:)`), so that a fit to it follows
+    /// the source's aspect ratio.
+    private static func target(_ sides: (width: Int?, height: Int?), scale: Double?) throws -> ImageTarget {
+        let limits = DecodingLimits()
+        func other(_ side: Int) throws -> Double {
+            let pixels = scale.map { PointSize(width: Double(side), height: 1).pixels(atScale: $0).width } ?? side
+            guard let other = limits.otherSide(forSide: pixels) else {
+                throw UsageError("--size: a side of \(pixels) pixels is over the output limit of \(limits.maxOutputPixels) pixels")
+            }
+            return Double(other) / (scale ?? 1)
+        }
+        let width = try sides.width.map(Double.init) ?? other(sides.height ?? 0)
+        let height = try sides.height.map(Double.init) ?? other(sides.width ?? 0)
+        guard let scale else { return .pixels(PixelSize(width: Int(width), height: Int(height))) }
+        return .points(PointSize(width: width, height: height), scale: scale)
     }
 
     /// The widgets of a comma-separated list, nil when one is unknown.

@@ -82,6 +82,26 @@ final class DecodeCommandTests: XCTestCase {
         }
     }
 
+    /// `--size 300x` and `--size x100` give one side; the other follows the source (3000x2000).
+    func testASizeOfOneSideFitsToItWithTheSourcesAspectRatio() throws {
+        let folder = try CLIRunner.temporaryFolder()
+        let source = CLIRunner.media.appendingPathComponent("harbour.jpg").path
+        for (flags, expected) in [(["--size", "300x"], PixelSize(width: 300, height: 200)), (["--size", "x100"], PixelSize(width: 150, height: 100)),
+                                  (["--size", "150X", "--scale", "2"], PixelSize(width: 300, height: 200))] {
+            let result = try CLIRunner.run(["decode", source, "-o", "one-side.png"] + flags, in: folder)
+            XCTAssertEqual(result.status, 0, "\(flags): \(result.errors)")
+            XCTAssertEqual(try ImageDecoder.inspect(.file(path: folder.appendingPathComponent("one-side.png").path)).size, expected, "\(flags)")
+        }
+        for flags in [["--size", "x"], ["--size", "0x"], ["--size", "300x0"], ["--size", "300"], ["--size", "-3x"]] {
+            let result = try CLIRunner.run(["decode", source, "-o", "x.png"] + flags, in: folder)
+            XCTAssertEqual(result.status, 2, "\(flags)")
+            XCTAssertTrue(result.errors.contains("--size expects WxH, Wx or xH"), "\(flags): \(result.errors)")
+        }
+        let crop = try CLIRunner.run(["decode", source, "-o", "x.png", "--size", "300x", "--mode", "crop"], in: folder)
+        XCTAssertEqual(crop.status, 2)
+        XCTAssertTrue(crop.errors.contains("a size of one side (300x) fits: it takes --mode fit"), crop.errors)
+    }
+
     func testDefaultOutputNameCarriesTheSizeAndKeepsAlphaAsPNG() throws {
         let folder = try CLIRunner.temporaryFolder()
         let result = try CLIRunner.run(

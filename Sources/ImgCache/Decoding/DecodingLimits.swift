@@ -26,6 +26,15 @@ public struct DecodingLimits: Sendable, Hashable {
     }
 
     /// Throws `invalidArgument` for a limit that is not positive.
+    /// The other side of a target given by one side of `side` pixels (the image's aspect ratio
+    /// picks the output within it): as many pixels as `maxOutputPixels` leaves, at most
+    /// `ImageTarget.maxSide`; nil when `side` is not positive or alone is over the limit.
+    public func otherSide(forSide side: Int) -> Int? {
+        guard side > 0 else { return nil }
+        let other = min(ImageTarget.maxSide, maxOutputPixels / side)
+        return other >= 1 ? other : nil
+    }
+
     func validate() throws {
         guard maxPixelsPerFrame > 0, maxTotalPixels > 0, maxOutputPixels > 0, maxWorkingBytes > 0 else {
             throw ImgCacheError.invalidArgument("decoding limits must be positive")

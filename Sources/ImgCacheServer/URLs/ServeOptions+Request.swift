@@ -100,8 +100,7 @@ extension ServeOptions {
     /// The target's other side when one side of `side` pixels is given: as many pixels as the
     /// output limit leaves, at most `ImageTarget.maxSide`.
     private func otherSide(_ side: Int) throws(ServeURLError) -> Int {
-        let other = min(ImageTarget.maxSide, limits.maxOutputPixels / side)
-        guard other >= 1 else {
+        guard let other = limits.otherSide(forSide: side) else {
             throw .invalidOption(name: sizeOption, detail: "a side of \(side) pixels is over the output limit of \(limits.maxOutputPixels) pixels")
         }
         return other
