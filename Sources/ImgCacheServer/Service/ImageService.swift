@@ -3,7 +3,9 @@ import ImgCache
 import ImgCacheServerURLs
 
 /// What `imgcache serve` answers: imgproxy-style image URLs through the pipeline, `/health` and
-/// `/metrics`. It is the `HTTPServer`'s handler (see `ImageServer`).
+/// `/metrics`. It is the `HTTPServer`'s handler, and its immediate handler for what needs no
+/// waiting: a URL that does not parse or verify, a variant the pipeline has at hand (see
+/// `ImageServer`).
 ///
 /// An image response carries its Content-Type, a strong ETag (see `EntityTags`; `If-None-Match`
 /// gives 304), `Cache-Control: public, max-age=TTL` (signed URLs name immutable results), and the
