@@ -19,6 +19,10 @@ static inline void imgcache_mhd_log_init(struct imgcache_mhd_log *log) {
     log->last[0] = 0;
 }
 
+static inline void imgcache_mhd_log_destroy(struct imgcache_mhd_log *log) {
+    pthread_mutex_destroy(&log->lock);
+}
+
 static void imgcache_mhd_log_message(void *cls, const char *format, va_list arguments) {
     struct imgcache_mhd_log *log = cls;
     pthread_mutex_lock(&log->lock);
@@ -43,8 +47,8 @@ struct imgcache_mhd_settings {
 };
 
 /* Internal threads (one, or a pool) poll the sockets with epoll; handlers suspend their connection
- * and resume it when the response is ready. Strict about the request's syntax (HTTP/1.1 needs Host, no spaces
- * in the target). */
+ * and resume it when the response is ready. Strict about the request's syntax (HTTP/1.1 needs
+ * Host, no spaces in the target). */
 static inline struct MHD_Daemon *imgcache_mhd_start(const struct imgcache_mhd_settings *settings) {
     unsigned int flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG;
     if (settings->address->sa_family == AF_INET6) {

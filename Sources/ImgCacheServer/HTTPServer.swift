@@ -5,11 +5,12 @@ import Synchronization
 /// connections, an async handler on Swift concurrency, limits with back-pressure, graceful drain.
 ///
 /// libmicrohttpd's threads (`Configuration.threads`) poll the sockets with epoll, read requests
-/// and write responses (files with `sendfile`); they never wait for a handler: a request that reaches the
-/// handler has its connection suspended, its handler runs as a task, and the connection is
-/// resumed when the response is ready; an immediate handler may answer at once what it can
-/// answer without waiting (a stored file, say). At most `Configuration.maxInFlight` handlers run at once,
-/// `maxQueued` more requests wait, and beyond that the answer is 503 with `Retry-After`.
+/// and write responses (files with `sendfile`); they never wait for a handler: a request that
+/// reaches the handler has its connection suspended, its handler runs as a task, and the
+/// connection is resumed when the response is ready; an immediate handler may answer at once
+/// what it can answer without waiting (a stored file, say). At most `Configuration.maxInFlight`
+/// handlers run at once, `maxQueued` more requests wait, and beyond that the answer is 503 with
+/// `Retry-After`.
 ///
 /// The server answers these itself, each with one line of plain text: 414 and 431 to a request
 /// target or header over `maxRequestTargetBytes` or `maxHeaderBytes`; 405 (with `Allow: GET,
@@ -25,11 +26,11 @@ public final class HTTPServer: Sendable {
     /// a shutdown's drain time runs out.
     public typealias Handler = @Sendable (HTTPRequest) async -> HTTPResponse
 
-    /// Answers a request at once, on the libmicrohttpd thread that read it, when it can without waiting (from
-    /// memory, or a file it only has to open); nil hands the request to the `Handler`, and so does
-    /// a response whose file does not open. It must be quick and never block: every connection
-    /// waits while it runs. Its answers take no handler slot, so they are given even when the
-    /// server is full.
+    /// Answers a request at once, on the libmicrohttpd thread that read it, when it can without
+    /// waiting (from memory, or a file it only has to open); nil hands the request to the
+    /// `Handler`, and so does a response whose file does not open. It must be quick and never
+    /// block: the thread's other connections wait while it runs. Its answers take no handler
+    /// slot, so they are given even when the server is full.
     public typealias ImmediateHandler = @Sendable (HTTPRequest) -> HTTPResponse?
 
     /// A response as the server sent it (the handler's, or one the server made itself), for an

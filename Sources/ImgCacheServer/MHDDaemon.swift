@@ -14,8 +14,8 @@ struct MHDConnection: @unchecked Sendable {
 }
 
 /// libmicrohttpd's daemon: internal threads (`Configuration.threads`, each with its own epoll and
-/// its share of the connections) poll the sockets and call `ServerCore` back; a request that reaches its handler is suspended there and its response
-/// queued when the connection is resumed.
+/// its share of the connections) poll the sockets and call `ServerCore` back; a request that
+/// reaches its handler is suspended there and its response queued when the connection is resumed.
 ///
 /// This file and `NetworkAddress.swift` hold the module's pointer work against C. Unchecked
 /// Sendable: the daemon and log pointers are only used by `stopListening()` and `stop()`, which
@@ -60,6 +60,7 @@ final class MHDDaemon: @unchecked Sendable {
             let message = withUnsafeBytes(of: log.pointee.last) { bytes in
                 String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             }
+            imgcache_mhd_log_destroy(log)
             log.deallocate()
             throw StartFailure(message: message.isEmpty ? "libmicrohttpd did not start" : message)
         }
@@ -84,6 +85,7 @@ final class MHDDaemon: @unchecked Sendable {
         if let socket = quiescedSocket.withLock({ $0 }) {
             close(socket)
         }
+        imgcache_mhd_log_destroy(log)
         log.deallocate()
     }
 }

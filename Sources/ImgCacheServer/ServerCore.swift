@@ -7,10 +7,11 @@ import Synchronization
 /// A request's life: its request line makes an `Exchange`; once its headers are in, `screen`
 /// answers it at once (414, 431, 405, 400) or accepts it; once the whole request is in, `begin`
 /// answers it (from the immediate handler when that can answer, else 503 when full) or admits
-/// it; an admitted request's connection is suspended and a task waits for a slot, runs the handler and delivers the response, unless the request's
-/// deadline passes first (one sweeper task checks every suspended request's deadline, so that
-/// no request keeps a sleeping task of its own); the delivery resumes the connection and MHD
-/// sends the response; MHD then reports the request `completed`.
+/// it; an admitted request's connection is suspended and a task waits for a slot, runs the
+/// handler and delivers the response, unless the request's deadline passes first (one sweeper
+/// task checks every suspended request's deadline, so that no request keeps a sleeping task of
+/// its own); the delivery resumes the connection and MHD sends the response; MHD then reports
+/// the request `completed`.
 final class ServerCore: Sendable {
     enum Phase: Sendable, Equatable {
         case running
