@@ -132,3 +132,38 @@ CONF
     die 3 "nginx did not start on 127.0.0.1:$nginx_port${reason:+: $reason}"
   fi
 }
+
+# make_image_set COUNT: sets set_dir to $bench_dir/prefetch-1200x800, holding at least COUNT
+# distinct 1200x800 JPEGs (quality 85) img-0000.jpg..., each a window of one of the two corpus
+# photos decoded at half size, at offsets from random.Random(index), every other pair mirrored,
+# with their SHA256SUMS (throughput.sh and serve.sh share the folder). Written to a temporary
+# folder and renamed, so a set that exists is complete.
+make_image_set() {
+  "$python" Benchmarks/make-corpus.py "$bench_dir" --only photo-6000x4000.jpg --only photo-4000x3000.jpg >&2
+  set_dir=$bench_dir/prefetch-1200x800
+  if [ -f "$set_dir/SHA256SUMS" ] && [ "$(wc -l <"$set_dir/SHA256SUMS")" -ge "$1" ]; then return; fi
+  echo "$bench_name: writing $1 images to $set_dir" >&2
+  rm -rf "$set_dir" "$set_dir.tmp"
+  mkdir -p "$set_dir.tmp"
+  "$python" - "$bench_dir" "$set_dir.tmp" "$1" <<'EOF'
+import random, sys
+from pathlib import Path
+from PIL import Image
+corpus, out, count = Path(sys.argv[1]), Path(sys.argv[2]), int(sys.argv[3])
+photos = []
+for name in ("photo-6000x4000.jpg", "photo-4000x3000.jpg"):
+    with Image.open(corpus / name) as im:
+        im.draft("RGB", (im.width // 2, im.height // 2))
+        photos.append(im.convert("RGB"))
+for index in range(count):
+    rng = random.Random(index)
+    photo = photos[index % 2]
+    x, y = rng.randrange(photo.width - 1200), rng.randrange(photo.height - 800)
+    image = photo.crop((x, y, x + 1200, y + 800))
+    if index % 4 >= 2:
+        image = image.transpose(Image.Transpose.FLIP_LEFT_RIGHT)
+    image.save(out / f"img-{index:04d}.jpg", quality=85)
+EOF
+  (cd "$set_dir.tmp" && sha256sum img-*.jpg >SHA256SUMS)
+  mv "$set_dir.tmp" "$set_dir"
+}

@@ -96,39 +96,7 @@ if selected c; then
   [ -x "$imgcache_bench" ] || die 2 "$imgcache_bench is missing; build it or set IMGCACHE_BENCH"
 fi
 
-# The image set: $count distinct 1200x800 JPEGs (quality 85), each a window of one of the two
-# corpus photos decoded at half size, at offsets from random.Random(index), every other pair
-# mirrored. Written to a temporary folder and renamed, so a set that exists is complete.
-make_image_set() {
-  "$python" Benchmarks/make-corpus.py "$bench_dir" --only photo-6000x4000.jpg --only photo-4000x3000.jpg >&2
-  set_dir=$bench_dir/prefetch-1200x800
-  if [ -f "$set_dir/SHA256SUMS" ] && [ "$(wc -l <"$set_dir/SHA256SUMS")" -ge "$count" ]; then return; fi
-  echo "$bench_name: writing $count images to $set_dir" >&2
-  rm -rf "$set_dir" "$set_dir.tmp"
-  mkdir -p "$set_dir.tmp"
-  "$python" - "$bench_dir" "$set_dir.tmp" "$count" <<'EOF'
-import random, sys
-from pathlib import Path
-from PIL import Image
-corpus, out, count = Path(sys.argv[1]), Path(sys.argv[2]), int(sys.argv[3])
-photos = []
-for name in ("photo-6000x4000.jpg", "photo-4000x3000.jpg"):
-    with Image.open(corpus / name) as im:
-        im.draft("RGB", (im.width // 2, im.height // 2))
-        photos.append(im.convert("RGB"))
-for index in range(count):
-    rng = random.Random(index)
-    photo = photos[index % 2]
-    x, y = rng.randrange(photo.width - 1200), rng.randrange(photo.height - 800)
-    image = photo.crop((x, y, x + 1200, y + 800))
-    if index % 4 >= 2:
-        image = image.transpose(Image.Transpose.FLIP_LEFT_RIGHT)
-    image.save(out / f"img-{index:04d}.jpg", quality=85)
-EOF
-  (cd "$set_dir.tmp" && sha256sum img-*.jpg >SHA256SUMS)
-  mv "$set_dir.tmp" "$set_dir"
-}
-make_image_set
+make_image_set "$count"
 files=()
 for ((i = 0; i < count; i++)); do files+=("$set_dir/$(printf 'img-%04d.jpg' "$i")"); done
 
