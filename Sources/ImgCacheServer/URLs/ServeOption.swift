@@ -51,33 +51,32 @@ struct ServeOption {
         return value
     }
 
-    /// A decimal number above 0 and at most `maximum`: digits with an optional fraction (`2`,
-    /// `2.5`, `.5`), no sign, exponent, `inf` or `nan`, at most 18 characters.
+    /// A decimal number above 0 and at most `maximum` (see `decimal`).
     func positiveDecimal(_ index: Int, _ what: String, maximum: Int) throws(ServeURLError) -> Double {
         let argument = try word(index, what)
-        let parts = argument.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-        let digitsOnly = parts.allSatisfy { $0.allSatisfy { (0x30...0x39).contains($0) } }
-        guard argument.utf8.count <= 18, parts.count <= 2, digitsOnly, parts.last?.isEmpty == false,
-              let value = Double(parts.count == 2 && parts[0].isEmpty ? "0" + argument : argument)
-        else {
+        guard let value = Self.decimal(argument) else {
             throw invalid("\(what) '\(ServeURLError.quote(argument))' is not a decimal number such as 2 or 2.5")
         }
         guard value > 0, value <= Double(maximum) else { throw invalid("\(what) \(argument) is not above 0 and at most \(maximum)") }
         return value
     }
 
-    /// A fraction from 0 to 1: `0`, `1`, or digits with a fraction (`0.25`, `.25`, `1.0`); no sign,
-    /// exponent, `inf` or `nan`, at most 18 characters.
+    /// A fraction from 0 to 1 (see `decimal`): `0`, `1`, `0.25`, `.25`, `1.0`.
     func fraction(_ index: Int, _ what: String) throws(ServeURLError) -> Double {
         let argument = try word(index, what)
-        let parts = argument.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-        let digitsOnly = parts.allSatisfy { $0.allSatisfy { (0x30...0x39).contains($0) } }
-        guard argument.utf8.count <= 18, parts.count <= 2, digitsOnly, parts.last?.isEmpty == false,
-              let value = Double(parts.count == 2 && parts[0].isEmpty ? "0" + argument : argument), (0...1).contains(value)
-        else {
+        guard let value = Self.decimal(argument), (0...1).contains(value) else {
             throw invalid("\(what) '\(ServeURLError.quote(argument))' is not a fraction from 0 to 1 such as 0.25")
         }
         return value
+    }
+
+    /// `text` as a decimal number: digits with an optional fraction (`2`, `2.5`, `.5`), no sign,
+    /// exponent, `inf` or `nan`, at most 18 characters; nil otherwise.
+    private static func decimal(_ text: String) -> Double? {
+        let parts = text.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        let digitsOnly = parts.allSatisfy { $0.allSatisfy { (0x30...0x39).contains($0) } }
+        guard text.utf8.count <= 18, parts.count <= 2, digitsOnly, parts.last?.isEmpty == false else { return nil }
+        return Double(parts.count == 2 && parts[0].isEmpty ? "0" + text : text)
     }
 
     /// A boolean as imgproxy (Go's strconv.ParseBool) writes one: 1, t, T, true, True, TRUE, or
