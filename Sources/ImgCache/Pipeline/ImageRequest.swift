@@ -76,6 +76,15 @@ public struct ImageRequest: Sendable, Hashable {
     /// The JPEG quality, 1 to 100, when `.automatic` picks JPEG; part of the variant's key.
     /// Default nil: 85. (`.jpeg(quality:)` carries its own.)
     public var quality: Int?
+    /// Steps run on the resampled frames before they are encoded, in order (a blur, a tint, the
+    /// caller's own); each one's `identifier` is part of the variant's key, so the same URL with
+    /// and without a processor makes two variants. Default []: the frames are encoded as decoded.
+    public var processors: [any ImageProcessing] {
+        get { processorChain.processors }
+        set { processorChain.processors = newValue }
+    }
+    /// `processors`, compared by their identifiers.
+    var processorChain: ProcessorChain
     /// Headers sent with the download, over `DataLoader.Configuration.headers` (a name given
     /// here replaces the configuration's). Not part of the cache key unless named in
     /// `keyHeaders`. `Authorization`, `Cookie` and `Proxy-Authorization` are not sent on a
@@ -101,7 +110,7 @@ public struct ImageRequest: Sendable, Hashable {
         allowsUpscaling: Bool = false,
         maxFrames: Int? = nil, frameBudgetBytes: Int? = nil, outputFormat: OutputFormat = .automatic,
         sourceRegion: PixelRect? = nil, colorPolicy: ColorPolicy = .convert, quality: Int? = nil,
-        headers: [String: String] = [:], keyHeaders: [String] = [], cacheKey: String? = nil,
+        processors: [any ImageProcessing] = [], headers: [String: String] = [:], keyHeaders: [String] = [], cacheKey: String? = nil,
         cachePolicy: CachePolicy = .useCache, storage: StoragePolicy = .all, priority: Priority = .normal
     ) {
         self.url = url
@@ -115,6 +124,7 @@ public struct ImageRequest: Sendable, Hashable {
         self.sourceRegion = sourceRegion
         self.colorPolicy = colorPolicy
         self.quality = quality
+        processorChain = ProcessorChain(processors: processors)
         self.headers = headers
         self.keyHeaders = keyHeaders
         self.cacheKey = cacheKey

@@ -21,6 +21,7 @@ struct RequestPlan: Sendable {
         for quality in [request.quality, request.outputFormat.jpegQuality].compactMap({ $0 }) where !(1...100).contains(quality) {
             throw ImgCacheError.invalidArgument("JPEG quality \(quality) is not in 1...100")
         }
+        try request.processorChain.validate()
         let resolved = try request.target?.resolve()
         self.request = request
         pixels = resolved?.pixels
@@ -36,7 +37,15 @@ struct RequestPlan: Sendable {
         self.options = options
         originalKey = Self.originalKey(for: request, configuration)
         variantKey = VariantKey.make(
-            url: originalKey, pixels: pixels, options: options, format: request.outputFormat, quality: request.quality)
+            url: originalKey, pixels: pixels, options: options, format: request.outputFormat, quality: request.quality,
+            processors: request.processorChain)
+    }
+
+    /// `image` through the request's processors (as decoded when it has none).
+    func process(_ image: DecodedImage) throws -> DecodedImage {
+        guard !request.processors.isEmpty else { return image }
+        return try request.processorChain.apply(
+            to: image, context: ImageProcessingContext(scale: scale, targetSize: pixels), limits: options.limits)
     }
 
     /// The original's cache key: the caller's own key, else the URL after the key policy; then

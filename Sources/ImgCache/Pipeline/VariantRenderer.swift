@@ -113,8 +113,9 @@ struct VariantRenderer: Sendable {
         let start = DispatchTime.now()
         // Encodes of one pass run concurrently: results and encoding time are gathered under a lock.
         let results = Mutex((encoded: [EncodedVariant?](repeating: nil, count: plans.count), encoding: 0.0))
-        try ImageDecoder.decode(source, targets: plans.map(\.options), passBudgetBytes: passBudget) { index, image in
+        try ImageDecoder.decode(source, targets: plans.map(\.options), passBudgetBytes: passBudget) { index, decoded in
             let encodeStart = DispatchTime.now()
+            let image = try plans[index].process(decoded)
             let (data, format) = try plans[index].encode(image)
             var kept = image
             if format != .gif { kept.frames = [image.frames[0]] }
