@@ -42,8 +42,11 @@ enum DecodeCommand: Command {
         case .automatic, .gif: break
         }
         let writer = OutputWriter(format: format, colorPolicy: options.colorPolicy)
+        let processors = target.frameProcessors(targetPixels: options.targetSize)
         let info = try ImageDecoder.decode(source, options: options) { frame, info in
-            try writer.add(frame, info: info)
+            var image = DecodedImage(info: info, frames: [frame])
+            for processor in processors { image = try processor.process(image, context: ImageProcessingContext()) }
+            try writer.add(image.frames[0], info: info)
         }
         let result = try writer.finish()
         let path = outputPath ?? defaultOutputPath(input: input, size: result.size, format: result.format)

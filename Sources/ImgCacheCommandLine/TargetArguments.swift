@@ -21,12 +21,17 @@ struct TargetArguments {
                               Wx or xH gives one side, the other following the source (fit only)
           --scale N           the screen scale of --size in points, above 0 and at most 16:
                               pixels = round(points x scale)
-          --mode MODE         fit, fill or crop; default crop with --widget (the widget's exact
-                              pixels), fit otherwise
-          --gravity WHERE     which part a crop keeps: center (default), north, south, east, west,
-                              north-east, north-west, south-east or south-west
+          --mode MODE         fit, fill, crop or pad; default crop with --widget (the widget's exact
+                              pixels), fit otherwise. pad fits inside the target and fills the rest
+                              with --background, so the output has exactly the target's pixels
+          --gravity WHERE     which part a crop keeps, or where pad places the image: center
+                              (default), north, south, east, west, north-east, north-west,
+                              south-east or south-west
           --focus X,Y         a crop keeps the part around this point, in fractions of the source's
                               width and height from its top left (0.3,0.2), as far as the source allows
+          --background COLOR  RRGGBB or RRGGBBAA hex: pad's fill, and what translucent pixels are
+                              composited over (default: none; pad leaves transparent pixels and JPEG
+                              output is flattened over white)
           --upscale           allow scaling a smaller source up (default: never)
           --max-frames N      most frames kept from an animation, 1 to 10000 (default 50)
           --budget BYTES      memory the kept frames may take, 0 to 64MB (default 15MB; 1 MB = 2^20 B);
@@ -49,6 +54,8 @@ struct TargetArguments {
     var targets: [ImageTarget] = []
     var mode: ContentMode = .fit
     var gravity = CropGravity.center
+    /// `--background`: nil keeps alpha.
+    var background: RGBAColor?
     var upscale = false
     var maxFrames: Int?
     var budget: Int?
@@ -85,12 +92,15 @@ struct TargetArguments {
             throw UsageError("give either --device with --widget, or --size")
         }
         let widgetTarget = widget != nil
-        result.mode = try arguments.value("--mode", expected: "fit, fill or crop") { ContentMode(rawValue: $0) }
+        result.mode = try arguments.value("--mode", expected: "fit, fill, crop or pad") { ContentMode(rawValue: $0) }
             ?? (widgetTarget ? .crop : .fit)
         if let size, size.width == nil || size.height == nil, result.mode != .fit {
             throw UsageError("a size of one side (\(size.width.map { "\($0)x" } ?? "x\(size.height ?? 0)")) fits: it takes --mode fit")
         }
         result.gravity = try gravity(&arguments, mode: result.mode)
+        result.background = try arguments.value("--background", expected: "RRGGBB or RRGGBBAA hex digits, such as ffffff") {
+            RGBAColor(hex: $0)
+        }
         result.upscale = arguments.flag("--upscale")
         result.maxFrames = try arguments.value("--max-frames", expected: "a whole number from 1 to 10000") {
             Int($0).flatMap { DecodingOptions.frameCounts.contains($0) ? $0 : nil }
@@ -132,11 +142,20 @@ struct TargetArguments {
         return (targets.isEmpty ? [nil] : targets.map(Optional.some)).map { target in
             ImageRequest(
                 url: url, target: target, contentMode: mode, gravity: gravity, allowsUpscaling: upscale,
-                maxFrames: maxFrames, frameBudgetBytes: budget, colorPolicy: colorPolicy)
+                maxFrames: maxFrames, frameBudgetBytes: budget, colorPolicy: colorPolicy, background: background)
         }
     }
 
-    /// `--gravity` or `--focus` (not both), which only a crop takes.
+    /// What the pipeline runs on the decoded frames of these options for a target of `pixels`,
+    /// for `decode`, which does without the pipeline: `pad`'s padding, then the background.
+    func frameProcessors(targetPixels pixels: PixelSize?) -> [any ImageProcessing] {
+        var processors: [any ImageProcessing] = []
+        if mode == .pad, let pixels { processors.append(Padding(size: pixels, gravity: gravity)) }
+        if let background { processors.append(BackgroundFill(color: background)) }
+        return processors
+    }
+
+    /// `--gravity` or `--focus` (not both), which only a crop or a padding takes.
     private static func gravity(_ arguments: inout ArgumentList, mode: ContentMode) throws -> CropGravity {
         let names = CropGravity.named.map(\.name).joined(separator: ", ")
         let named = try arguments.value("--gravity", expected: names) { CropGravity(name: $0) }
@@ -148,7 +167,9 @@ struct TargetArguments {
         }
         guard named == nil || focus == nil else { throw UsageError("give --gravity or --focus, not both") }
         guard let gravity = named ?? focus else { return .center }
-        guard mode == .crop else { throw UsageError("--gravity and --focus place a crop: they need --mode crop (or --widget)") }
+        guard mode == .crop || mode == .pad else {
+            throw UsageError("--gravity and --focus place a crop or a padding: they need --mode crop or pad (or --widget)")
+        }
         return gravity
     }
 

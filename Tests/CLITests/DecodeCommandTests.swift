@@ -69,7 +69,7 @@ final class DecodeCommandTests: XCTestCase {
         XCTAssertEqual(Set(outputs).count, 4, "every placement cuts a different window")
 
         let refusals: [([String], String)] = [
-            (["--size", "100x300", "--gravity", "north"], "--gravity and --focus place a crop: they need --mode crop"),
+            (["--size", "100x300", "--gravity", "north"], "--gravity and --focus place a crop or a padding: they need --mode crop or pad"),
             (["--size", "100x300", "--mode", "crop", "--gravity", "up"], "--gravity expects center, north, south"),
             (["--size", "100x300", "--mode", "crop", "--focus", "1.2,0"], "--focus expects X,Y in fractions"),
             (["--size", "100x300", "--mode", "crop", "--focus", "0.5"], "--focus expects X,Y in fractions"),
@@ -80,6 +80,35 @@ final class DecodeCommandTests: XCTestCase {
             XCTAssertEqual(result.status, 2, "\(flags)")
             XCTAssertTrue(result.errors.contains(message), "\(flags): \(result.errors)")
         }
+    }
+
+    /// `--mode pad` writes exactly the target: the fit placed by gravity, the rest `--background`.
+    func testPadModeWritesTheTargetWithTheFitPlacedOnTheBackground() throws {
+        let folder = try CLIRunner.temporaryFolder()
+        let source = CLIRunner.media.appendingPathComponent("harbour.jpg").path
+        let fitted = try ImageDecoder.decode(.file(path: source), options: DecodingOptions(targetSize: PixelSize(width: 300, height: 300)))
+        XCTAssertEqual(fitted.size, PixelSize(width: 300, height: 200))
+        let cases: [([String], top: Int, fill: [UInt8])] = [
+            ([], 50, [0, 0, 0, 0]), (["--gravity", "north", "--background", "FF8000"], 0, [255, 128, 0, 255]),
+            (["--gravity", "south", "--background", "00ff0080"], 100, [0, 255, 0, 128]),
+        ]
+        for (flags, top, fill) in cases {
+            let result = try CLIRunner.run(["decode", source, "--size", "300x300", "--mode", "pad", "-o", "pad.png"] + flags, in: folder)
+            XCTAssertEqual(result.status, 0, result.errors)
+            XCTAssertTrue(result.output.contains("300x300 PNG, 1 frame"), result.output)
+            let written = try ImageDecoder.decode(.file(path: folder.appendingPathComponent("pad.png").path)).frames[0].bitmap
+            let rowBytes = 300 * 4
+            XCTAssertTrue(Array(written.pixels[top * rowBytes..<(top + 200) * rowBytes]) == fitted.frames[0].bitmap.pixels, "\(flags)")
+            let padding = top == 0 ? 200 : 0
+            XCTAssertEqual(Array(written.pixels[padding * rowBytes..<padding * rowBytes + 4]), fill, "\(flags)")
+        }
+        // An opaque background makes an opaque output, which the automatic format writes as JPEG.
+        let jpeg = try CLIRunner.run(["decode", source, "--size", "300x300", "--mode", "pad", "--background", "000000"], in: folder)
+        XCTAssertEqual(jpeg.status, 0, jpeg.errors)
+        XCTAssertTrue(jpeg.output.contains("300x300 JPEG, 1 frame"), jpeg.output)
+        let bad = try CLIRunner.run(["decode", source, "--size", "300x300", "--mode", "pad", "--background", "black"], in: folder)
+        XCTAssertEqual(bad.status, 2)
+        XCTAssertTrue(bad.errors.contains("--background expects RRGGBB or RRGGBBAA hex digits"), bad.errors)
     }
 
     /// `--size 300x` and `--size x100` give one side; the other follows the source (3000x2000).

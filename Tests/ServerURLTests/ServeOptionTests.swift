@@ -125,7 +125,7 @@ final class ServeOptionTests: XCTestCase {
             "min-width:10", "mw:10", "min-height:10", "mh:10", "zoom:2", "z:2", "crop:10:10", "c:10:10", "crop_aspect_ratio:1",
             "crop_ar:1", "car:1", "trim:10", "t:10", "padding:10", "pd:10", "extend_aspect_ratio:1", "extend_ar:1", "exar:1",
             "rotate:90", "rot:90", "flip:1", "fl:1", "objects_position:ce", "obj_pos:ce", "op:ce", "resizing_algorithm:lanczos3",
-            "ra:cubic", "background:255:0:0", "bg:fff", "background_alpha:0.5", "bga:0.5", "adjust:1:1:1", "a:1", "brightness:10",
+            "ra:cubic", "background_alpha:0.5", "bga:0.5", "adjust:1:1:1", "a:1", "brightness:10",
             "br:10", "contrast:1", "co:1", "saturation:1", "sa:1", "monochrome:1", "mc:1", "duotone:1", "dt:1", "blur:2", "bl:2",
             "sharpen:1", "sh:1", "pixelate:5", "pix:5", "unsharp_masking:auto", "ush:auto", "blur_detections:2", "bd:2",
             "draw_detections:1", "dd:1", "colorize:1", "col:1", "gradient:1", "gr:1", "style:abc", "st:abc", "watermark:1",
@@ -170,8 +170,11 @@ final class ServeOptionTests: XCTestCase {
                 name: "gravity", detail: "gravity 'obj' is not supported: give ce, no, so, ea, we, noea, nowe, soea, sowe or fp:X:Y")),
             (["g:ce:10:0"], "", .unsupportedOption(name: "g", detail: "gravity offsets are not supported: give g:ce alone")),
             (["g:no:0:5"], "", .unsupportedOption(name: "g", detail: "gravity offsets are not supported: give g:no alone")),
-            (["ex:1"], "", .unsupportedOption(name: "ex", detail: "extend (padding a smaller image out to the size) is not supported")),
-            (["rs:fit:10:10:0:t"], "", .unsupportedOption(name: "rs", detail: "extend (padding a smaller image out to the size) is not supported")),
+            (["ex:1"], "", .unsupportedOption(name: "ex", detail: Self.extendDetail)),
+            (["rs:fill:10:10:0:t"], "", .unsupportedOption(name: "rs", detail: Self.extendDetail)),
+            (["w:10", "extend:1"], "", .unsupportedOption(name: "extend", detail: Self.extendDetail)),
+            (["ex:1:sm", "w:10", "h:10"], "", .unsupportedOption(
+                name: "ex", detail: "gravity 'sm' is not supported: give ce, no, so, ea, we, noea, nowe, soea, sowe or fp:X:Y")),
             (["f:webp"], "", .unsupportedOption(name: "f", detail: "WebP output is not supported yet: jpg, png or gif")),
             ([], "webp", .unsupportedOption(name: "extension", detail: "WebP output is not supported yet: jpg, png or gif")),
             (["format:avif"], "", .unsupportedOption(name: "format", detail: "avif output is not supported: jpg, png or gif")),
@@ -181,6 +184,43 @@ final class ServeOptionTests: XCTestCase {
         for (options, fileExtension, expected) in cases {
             XCTAssertEqual(ServeParsing.error(options: options, extension: fileExtension), expected, "\(options) .\(fileExtension)")
             XCTAssertEqual(expected.httpStatus, 400)
+        }
+    }
+
+    private static let extendDetail =
+        "extend pads a fit to a width and a height (rt:fit with w and h, or wd:); it has nothing to pad here"
+
+    /// `ex` pads a fit out to the size (at its own gravity), `bg` colours the padding and what
+    /// shows through translucent pixels.
+    func testExtendPadsAFitAndBackgroundColoursIt() throws {
+        let red = RGBAColor(red: 255, green: 0, blue: 0)
+        let cases: [([String], ImageRequest)] = [
+            (["rs:fit:300:200:0:1"], ImageRequest(url: url, target: size(300, 200), contentMode: .pad)),
+            (["w:300", "h:200", "ex:1:no"], ImageRequest(url: url, target: size(300, 200), contentMode: .pad, gravity: .north)),
+            (["s:300:200:1:t", "extend:1:fp:0.25:1"],
+             ImageRequest(url: url, target: size(300, 200), contentMode: .pad, gravity: .focus(x: 0.25, y: 1), allowsUpscaling: true)),
+            // The fill's gravity is not the padding's, nor the other way round.
+            (["g:so", "ex:1:we", "w:30", "h:20"], ImageRequest(url: url, target: size(30, 20), contentMode: .pad, gravity: .west)),
+            (["ex:1:ea", "rs:fill:30:20", "ex:0"], ImageRequest(url: url, target: size(30, 20), contentMode: .crop)),
+            (["wd:iphone-16-pro:small", "rt:fit", "ex:1"], ImageRequest(
+                url: url, target: .widget(.small, device: try DeviceCatalog.device(named: "iphone-16-pro")), contentMode: .pad)),
+            (["bg:255:0:0"], ImageRequest(url: url, background: red)),
+            (["background:FF0000", "w:8", "h:8", "ex:1"], ImageRequest(url: url, target: size(8, 8), contentMode: .pad, background: red)),
+            (["bg:00000080"], ImageRequest(url: url, background: RGBAColor(red: 0, green: 0, blue: 0, alpha: 128))),
+        ]
+        for (options, expected) in cases {
+            XCTAssertEqual(try ServeParsing.request(options), expected, "\(options)")
+        }
+        let errors: [(String, ServeURLError)] = [
+            ("bg:fff", .invalidOption(name: "bg", detail: "'fff' is no colour: give R:G:B or RRGGBB[AA] hex")),
+            ("bg:256:0:0", .invalidOption(name: "bg", detail: "colour channel 256 is not in 0...255")),
+            ("bg:1:2", .invalidOption(name: "bg", detail: "takes 1 argument (bg:R:G:B or bg:RRGGBB), not 2")),
+            ("ex:2", .invalidOption(name: "ex", detail: "extend '2' is not 1, t, true, 0, f or false")),
+            ("ex:1:fp:0.5", .invalidOption(name: "ex", detail: "give ex:1:TYPE or ex:1:fp:X:Y")),
+            ("ex:1:no:5:0", .unsupportedOption(name: "ex", detail: "gravity offsets are not supported: give ex:1:no alone")),
+        ]
+        for (option, expected) in errors {
+            XCTAssertEqual(ServeParsing.error(options: ["w:10", "h:10", option]), expected, option)
         }
     }
 

@@ -10,7 +10,7 @@ public struct DecodingOptions: Sendable, Hashable {
     public var sourceRegion: PixelRect?
     /// How the source is fitted to `targetSize`. Default `.fit`.
     public var contentMode: ContentMode
-    /// Which part a crop keeps (`.crop` only). Default `.center`.
+    /// Which part a crop keeps (`.crop`), or where a padded image sits (`.pad`). Default `.center`.
     public var gravity: CropGravity
     /// Whether a source smaller than the target is scaled up. Default false.
     public var allowsUpscaling: Bool
@@ -83,9 +83,11 @@ public struct DecodingOptions: Sendable, Hashable {
     /// The frame budgets accepted: 0 to 64 MiB.
     public static let frameBudgets = 0...(64 << 20)
 
-    /// Frames kept when each output frame is `frameSize`: min(maxFrames, budget / (w x h x 4)), at least 1.
+    /// Frames kept when each output frame is `frameSize` (the target's size under `.pad`, as the
+    /// frames are padded to it): min(maxFrames, budget / (w x h x 4)), at least 1.
     func framesToKeep(frameSize: PixelSize) -> Int {
-        let (frameBytes, overflow) = frameSize.area.multipliedReportingOverflow(by: 4)
+        let keptSize = contentMode == .pad ? targetSize ?? frameSize : frameSize
+        let (frameBytes, overflow) = keptSize.area.multipliedReportingOverflow(by: 4)
         return overflow ? 1 : max(1, min(maxFrames, frameBudgetBytes / max(1, frameBytes)))
     }
 

@@ -71,13 +71,15 @@ public enum CropGravity: Sendable, Hashable {
         }
     }
 
-    /// What a variant key says of it: nothing for the centre (so keys made before gravities
-    /// existed stay valid), else `;gravity=north` or `;gravity=focus:0.3,0.2`.
-    var variantKeyComponent: String {
+    /// Its name in keys and identifiers: `center`, `north`, ..., `focus:0.3,0.2`.
+    var keyName: String {
         switch self {
-        case .center: return ""
-        case .focus(let x, let y): return ";gravity=focus:\(x),\(y)"
-        default: return ";gravity=" + (Self.named.first { $0.gravity == self }?.name ?? "center")
+        case .focus(let x, let y): return "focus:\(x),\(y)"
+        default: return Self.named.first { $0.gravity == self }?.name ?? "center"
         }
     }
+
+    /// What a variant key says of it: nothing for the centre (so keys made before gravities
+    /// existed stay valid), else `;gravity=north` or `;gravity=focus:0.3,0.2`.
+    var variantKeyComponent: String { self == .center ? "" : ";gravity=\(keyName)" }
 }

@@ -53,8 +53,9 @@ public struct ImageRequest: Sendable, Hashable {
     public var target: ImageTarget?
     /// How the source is fitted to the target. Default `.fit`.
     public var contentMode: ContentMode
-    /// Which part of the source a crop keeps (`.crop` only): the centre, an edge, a corner or a
-    /// focal point; part of the variant's key. Default `.center`.
+    /// Which part of the source a crop keeps (`.crop`), or where a padded image sits in the
+    /// target (`.pad`): the centre, an edge, a corner or a focal point; part of the variant's key.
+    /// Default `.center`.
     public var gravity: CropGravity
     /// Whether a smaller source is scaled up. Default false.
     public var allowsUpscaling: Bool
@@ -76,6 +77,11 @@ public struct ImageRequest: Sendable, Hashable {
     /// The JPEG quality, 1 to 100, when `.automatic` picks JPEG; part of the variant's key.
     /// Default nil: 85. (`.jpeg(quality:)` carries its own.)
     public var quality: Int?
+    /// The colour `.pad` fills the target with and translucent pixels are composited over
+    /// (`BackgroundFill`), after the processors; part of the variant's key. An opaque colour makes
+    /// the result opaque, so that `.automatic` stores it as JPEG. Default nil: alpha is kept (the
+    /// padding is transparent) and a JPEG is flattened over white.
+    public var background: RGBAColor?
     /// Steps run on the resampled frames before they are encoded, in order (a blur, a tint, the
     /// caller's own); each one's `identifier` is part of the variant's key, so the same URL with
     /// and without a processor makes two variants. Default []: the frames are encoded as decoded.
@@ -110,7 +116,7 @@ public struct ImageRequest: Sendable, Hashable {
         allowsUpscaling: Bool = false,
         maxFrames: Int? = nil, frameBudgetBytes: Int? = nil, outputFormat: OutputFormat = .automatic,
         sourceRegion: PixelRect? = nil, colorPolicy: ColorPolicy = .convert, quality: Int? = nil,
-        processors: [any ImageProcessing] = [], headers: [String: String] = [:], keyHeaders: [String] = [], cacheKey: String? = nil,
+        background: RGBAColor? = nil, processors: [any ImageProcessing] = [], headers: [String: String] = [:], keyHeaders: [String] = [], cacheKey: String? = nil,
         cachePolicy: CachePolicy = .useCache, storage: StoragePolicy = .all, priority: Priority = .normal
     ) {
         self.url = url
@@ -124,6 +130,7 @@ public struct ImageRequest: Sendable, Hashable {
         self.sourceRegion = sourceRegion
         self.colorPolicy = colorPolicy
         self.quality = quality
+        self.background = background
         processorChain = ProcessorChain(processors: processors)
         self.headers = headers
         self.keyHeaders = keyHeaders

@@ -10,6 +10,9 @@ struct RequestPlan: Sendable {
     let options: DecodingOptions
     let originalKey: String
     let variantKey: String
+    /// What runs on the resampled frames: the request's processors, then the padding of `.pad`
+    /// and the request's background (imgproxy's order: filters, extend, flatten).
+    let processors: ProcessorChain
 
     /// - Throws: `invalidURL` for a scheme other than http, https or file; `refusedURL` for a
     ///   host the loader's `allowedHosts` does not list (whether or not the image is cached);
@@ -38,13 +41,22 @@ struct RequestPlan: Sendable {
         originalKey = Self.originalKey(for: request, configuration)
         variantKey = VariantKey.make(
             url: originalKey, pixels: pixels, options: options, format: request.outputFormat, quality: request.quality,
-            processors: request.processorChain)
+            background: request.background, processors: request.processorChain)
+        processors = Self.processors(for: request, target: pixels)
     }
 
-    /// `image` through the request's processors (as decoded when it has none).
+    /// The request's processors, then `.pad`'s padding to the target and the background.
+    private static func processors(for request: ImageRequest, target: PixelSize?) -> ProcessorChain {
+        var processors = request.processors
+        if request.contentMode == .pad, let target { processors.append(Padding(size: target, gravity: request.gravity)) }
+        if let background = request.background { processors.append(BackgroundFill(color: background)) }
+        return ProcessorChain(processors: processors)
+    }
+
+    /// `image` through `processors` (as decoded when there are none).
     func process(_ image: DecodedImage) throws -> DecodedImage {
-        guard !request.processors.isEmpty else { return image }
-        return try request.processorChain.apply(
+        guard !processors.processors.isEmpty else { return image }
+        return try processors.apply(
             to: image, context: ImageProcessingContext(scale: scale, targetSize: pixels), limits: options.limits)
     }
 

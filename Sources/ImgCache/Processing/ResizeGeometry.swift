@@ -28,7 +28,8 @@ struct ResizeGeometry: Equatable, Sendable {
 
     /// Plans how `source` maps to `target` in `mode`.
     ///
-    /// - fit: the largest size inside `target` with the source's aspect ratio.
+    /// - fit (and pad, which is padded to the target afterwards): the largest size inside
+    ///   `target` with the source's aspect ratio.
     /// - fill: the smallest size covering `target` with the source's aspect ratio.
     /// - crop: `target` exactly, cut from the fill size around `focus` (fractions of the source,
     ///   default its centre: see `CropGravity`), as far as the fill size allows.
@@ -44,11 +45,12 @@ struct ResizeGeometry: Equatable, Sendable {
         let scaleX = Double(target.width) / sw, scaleY = Double(target.height) / sh
         let coverScale = max(scaleX, scaleY)
         switch mode {
-        case .fit, .fill:
-            var scale = mode == .fit ? min(scaleX, scaleY) : coverScale
+        case .fit, .pad, .fill:
+            let fits = mode != .fill
+            var scale = fits ? min(scaleX, scaleY) : coverScale
             if !allowsUpscaling { scale = min(scale, 1) }
             if scale == 1 { return identity(source) }
-            let limitingAxisIsX = (mode == .fit) == (scaleX <= scaleY)
+            let limitingAxisIsX = fits == (scaleX <= scaleY)
             let width = limitingAxisIsX ? target.width : roundedPixels(sw * scale)
             let height = limitingAxisIsX ? roundedPixels(sh * scale) : target.height
             return ResizeGeometry(

@@ -44,10 +44,28 @@ extension ServeOptions {
         enlarge = try option.bool(0, "enlarge")
     }
 
-    /// `ex:0` only: imgcache never pads an image out to the size.
+    /// `ex:EXTEND:GRAVITY`: a true `EXTEND` pads a fit out to the width and height
+    /// (`ContentMode.pad`), the image placed at `GRAVITY` (as `g`'s, without `sm`; default `ce`).
     mutating func applyExtend(_ option: ServeOption) throws(ServeURLError) {
-        try option.expect(1...1, "ex:0")
-        try refuseExtend(option, 0)
+        try option.expect(1...4, "ex:EXTEND:GRAVITY")
+        try setExtend(option, 0)
+        if option.arguments.count > 1 { extendGravity = try Self.gravity(option, from: 1, usage: "ex:1:TYPE or ex:1:fp:X:Y") }
+    }
+
+    /// `bg:R:G:B` (each 0 to 255) or `bg:RRGGBB` (imgproxy's), or `bg:RRGGBBAA`: the padding's
+    /// colour, and what translucent pixels are composited over.
+    mutating func applyBackground(_ option: ServeOption) throws(ServeURLError) {
+        try option.expect(1...3, "bg:R:G:B or bg:RRGGBB")
+        if option.arguments.count == 3 {
+            let channels = try (0..<3).map { index throws(ServeURLError) in UInt8(try option.wholeNumber(index, "colour channel", in: 0...255)) }
+            background = RGBAColor(red: channels[0], green: channels[1], blue: channels[2])
+            return
+        }
+        try option.expect(1...1, "bg:R:G:B or bg:RRGGBB")
+        guard let color = RGBAColor(hex: option.arguments[0]) else {
+            throw option.invalid("'\(ServeURLError.quote(option.arguments[0]))' is no colour: give R:G:B or RRGGBB[AA] hex")
+        }
+        background = color
     }
 
     /// imgproxy's gravity types imgcache has, by name.
@@ -61,18 +79,22 @@ extension ServeOptions {
     /// (see `CropGravity`). `sm`, `obj` and offsets are not supported.
     mutating func applyGravity(_ option: ServeOption) throws(ServeURLError) {
         try option.expect(1...3, "g:TYPE or g:fp:X:Y")
-        let type = try option.word(0, "gravity type")
+        gravity = try Self.gravity(option, from: 0, usage: "g:fp:X:Y")
+    }
+
+    /// The gravity written from argument `first` on: `TYPE` (offsets, if any, 0) or `fp:X:Y`.
+    private static func gravity(_ option: ServeOption, from first: Int, usage: String) throws(ServeURLError) -> CropGravity {
+        let type = try option.word(first, "gravity type")
         if type == "fp" {
-            try option.expect(3...3, "g:fp:X:Y")
-            gravity = .focus(x: try option.fraction(1, "focal point x"), y: try option.fraction(2, "focal point y"))
-            return
+            guard option.arguments.count == first + 3 else { throw option.invalid("give \(usage)") }
+            return .focus(x: try option.fraction(first + 1, "focal point x"), y: try option.fraction(first + 2, "focal point y"))
         }
         if let named = Self.gravities[type] {
-            for index in option.arguments.indices.dropFirst() where !Self.isZero(option.arguments[index]) {
-                throw .unsupportedOption(name: option.name, detail: "gravity offsets are not supported: give g:\(type) alone")
+            for index in option.arguments.indices.dropFirst(first + 1) where !Self.isZero(option.arguments[index]) {
+                let alone = option.arguments.prefix(first + 1).joined(separator: ":")
+                throw .unsupportedOption(name: option.name, detail: "gravity offsets are not supported: give \(option.name):\(alone) alone")
             }
-            gravity = named
-            return
+            return named
         }
         switch type {
         case "sm", "obj", "objw":
@@ -124,7 +146,8 @@ extension ServeOptions {
               "trim", "t", "padding", "pd", "extend_aspect_ratio", "extend_ar", "exar", "rotate", "rot", "flip", "fl",
               "objects_position", "obj_pos", "op", "resizing_algorithm", "ra"],
              "imgcache does not change the geometry this way: rs, w, h, dpr, wd or sl"),
-            (["background", "bg", "background_alpha", "bga", "adjust", "a", "brightness", "br", "contrast", "co",
+            (["background_alpha", "bga"], "give the alpha in bg:RRGGBBAA"),
+            (["adjust", "a", "brightness", "br", "contrast", "co",
               "saturation", "sa", "monochrome", "mc", "duotone", "dt", "blur", "bl", "sharpen", "sh", "pixelate", "pix",
               "unsharp_masking", "ush", "blur_detections", "bd", "draw_detections", "dd", "colorize", "col", "gradient", "gr",
               "style", "st"],
@@ -170,7 +193,7 @@ extension ServeOptions {
         if !option.isOmitted(first) { width = try dimension(option, first, "width") }
         if !option.isOmitted(first + 1) { height = try dimension(option, first + 1, "height") }
         if !option.isOmitted(first + 2) { enlarge = try option.bool(first + 2, "enlarge") }
-        if !option.isOmitted(first + 3) { try refuseExtend(option, first + 3) }
+        if !option.isOmitted(first + 3) { try setExtend(option, first + 3) }
     }
 
     /// A width or height before `dpr`: 0 (none) to `ImageTarget.maxSide`.
@@ -180,11 +203,9 @@ extension ServeOptions {
         return value
     }
 
-    /// Refuses a true `extend`; a false one is imgproxy's default.
-    private func refuseExtend(_ option: ServeOption, _ index: Int) throws(ServeURLError) {
-        if try option.bool(index, "extend") {
-            throw .unsupportedOption(name: option.name, detail: "extend (padding a smaller image out to the size) is not supported")
-        }
+    private mutating func setExtend(_ option: ServeOption, _ index: Int) throws(ServeURLError) {
+        extend = try option.bool(index, "extend")
+        extendOption = option.name
     }
 
     /// True for a gravity offset of 0 (`0`, `0.0`).

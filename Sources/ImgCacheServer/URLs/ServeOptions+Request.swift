@@ -9,7 +9,7 @@ extension ServeOptions {
     /// screenshot's size (`ServeSlice`); it is PNG with the screenshot's colour profile kept
     /// unless `f` or `cp` say otherwise, as the CLI's `slice`.
     func request(source: URL, keyPolicy: CacheKeyPolicy) throws(ServeURLError) -> ServeRequest {
-        let (target, mode) = try targetAndMode()
+        let (target, mode) = try extended(targetAndMode())
         let isSlice = slice != nil
         let outputFormat: ImageRequest.OutputFormat
         switch format {
@@ -19,9 +19,10 @@ extension ServeOptions {
         case .gif: outputFormat = .gif
         }
         var request = ImageRequest(
-            url: source, target: target, contentMode: mode, gravity: gravity, allowsUpscaling: enlarge, maxFrames: maxFrames,
-            frameBudgetBytes: frameBudget, outputFormat: outputFormat, colorPolicy: colorPolicy ?? (isSlice ? .keep : .convert),
-            quality: outputFormat == .automatic && quality != 0 ? quality : nil)
+            url: source, target: target, contentMode: mode, gravity: mode == .pad ? extendGravity : gravity,
+            allowsUpscaling: enlarge, maxFrames: maxFrames, frameBudgetBytes: frameBudget, outputFormat: outputFormat,
+            colorPolicy: colorPolicy ?? (isSlice ? .keep : .convert), quality: outputFormat == .automatic && quality != 0 ? quality : nil,
+            background: background)
         if let cacheBuster { request.cacheKey = keyPolicy.key(for: source) + " cachebuster:" + cacheBuster }
         guard let slice else { return ServeRequest(sourceURL: source, plan: .ready(request)) }
         if let widget, widget.device.kind != .iPhone {
@@ -69,6 +70,17 @@ extension ServeOptions {
         case (nil, let height?):
             return (.pixels(PixelSize(width: try otherSide(height), height: height)), try contentMode(fill: .fit, unset: .fit))
         }
+    }
+
+    /// `target` and `mode`, padded (`.pad`) when `ex` is true: only a fit to a width and a height
+    /// (or a widget's size) is padded, as there is nothing to pad a fill or a single side out to.
+    private func extended(_ fitted: (ImageTarget?, ContentMode)) throws(ServeURLError) -> (ImageTarget?, ContentMode) {
+        guard extend else { return fitted }
+        guard fitted.1 == .fit, fitted.0 != nil, widget != nil || (width != 0 && height != 0) else {
+            throw .unsupportedOption(
+                name: extendOption, detail: "extend pads a fit to a width and a height (rt:fit with w and h, or wd:); it has nothing to pad here")
+        }
+        return (fitted.0, .pad)
     }
 
     /// The content mode of the resizing type: `fill` for fill and fill-down, `unset` when none was given.

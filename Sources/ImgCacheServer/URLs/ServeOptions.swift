@@ -48,6 +48,14 @@ struct ServeOptions {
     var enlarge = false
     /// `g`: which part a fill keeps.
     var gravity = CropGravity.center
+    /// `ex`: a fit is padded out to the size (`ContentMode.pad`).
+    var extend = false
+    /// `ex`'s gravity: where the padded image sits.
+    var extendGravity = CropGravity.center
+    /// `ex` as written, for messages.
+    var extendOption = "ex"
+    /// `bg`: the padding's colour and what translucent pixels are composited over.
+    var background: RGBAColor?
     /// imgproxy's quality: 1 to 100, or 0 for the default (85).
     var quality = 0
     /// Nil until given: automatic, or PNG for a slice.
@@ -82,6 +90,7 @@ struct ServeOptions {
         case "enlarge", "el": try applyEnlarge(option)
         case "extend", "ex": try applyExtend(option)
         case "gravity", "g": try applyGravity(option)
+        case "background", "bg": try applyBackground(option)
         case "quality", "q": try applyQuality(option)
         case "format", "f", "ext": try applyFormat(option)
         case "cachebuster", "cb": try applyCacheBuster(option)
