@@ -107,6 +107,10 @@ final class DecodeMemoryGateTests: XCTestCase {
         let frames = DecodingOptions(targetSize: PixelSize(width: 100, height: 100), maxFrames: 10, frameBudgetBytes: 1 << 20)
         XCTAssertEqual(VariantRenderer.estimatedDecodeMemory(gif, targets: [frames], passBudget: 64 << 20),
                        500 * 500 * 8 + 3 * 10 * 100 * 100 * 4)
+        // A padded target holds frames of the target's size, not of the fit (750x1000 of 1000x1000).
+        let padded = DecodingOptions(targetSize: PixelSize(width: 1000, height: 1000), contentMode: .pad)
+        XCTAssertEqual(VariantRenderer.estimatedDecodeMemory(jpeg, targets: [padded], passBudget: 64 << 20),
+                       4000 * 3000 * 4 + 3 * 1000 * 1000 * 4)
         // Many targets: at most the pass budget beside the largest (1000x1000 fits 750x1000 of the
         // 3000x4000 picture).
         let sizes = (1...20).map { DecodingOptions(targetSize: PixelSize(width: 50 * $0, height: 50 * $0)) }

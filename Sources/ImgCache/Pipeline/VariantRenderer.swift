@@ -89,16 +89,19 @@ struct VariantRenderer: Sendable {
     /// - the source's pixels at the format's `workingBytesPerSourcePixel` (4; 8 for a GIF, its
     ///   canvas and a copy to restore): what an interlaced PNG, a progressive JPEG or a GIF holds at
     ///   the source's resolution;
-    /// - three times each target's output frames (the frames, the encoder's copy and its output),
-    ///   of which a multi-target decode holds `passBudget` at once beside the largest.
+    /// - three times each target's output frames (the frames, the encoder's copy and its output;
+    ///   at the target's size when padded), of which a multi-target decode holds `passBudget` at
+    ///   once beside the largest.
     /// A target that will fail (over the output limit, a region that does not fit) counts nothing.
     static func estimatedDecodeMemory(_ header: ImageInspection, targets: [DecodingOptions], passBudget: Int) -> Int {
         let stored = header.orientation.swapsAxes ? header.size.transposed : header.size
         let decoder = try? ImageDecoders.decoder(for: header.format)
         let working = Double(stored.area) * Double(decoder?.workingBytesPerSourcePixel ?? 4)
         let outputs = targets.map { options -> Double in
-            guard let output = try? options.geometry(forStoredSize: stored, orientation: header.orientation).outputSize
+            guard let fitted = try? options.geometry(forStoredSize: stored, orientation: header.orientation).outputSize
             else { return 0 }
+            // A padded frame is the target's size.
+            let output = options.contentMode == .pad ? options.targetSize ?? fitted : fitted
             let frame = Double(output.area) * 4
             guard decoder?.canAnimate == true else { return frame }
             return max(frame, min(Double(options.frameBudgetBytes), frame * Double(options.maxFrames)))
