@@ -53,6 +53,10 @@ final class ServeSignedURLTests: XCTestCase {
             Case(url: .init(nginx.url("/photo.jpg"), plain: false, extension: "png", type: "fit", width: 120, height: 120),
                  fetch: ["--size", "120x120", "--mode", "fit", "--format", "png"], format: .png,
                  size: PixelSize(width: 120, height: 90), frames: 1),
+            // Padding: a fit extended to the size at the top, on an opaque background (so JPEG).
+            Case(url: .init(nginx.url("/photo.jpg"), type: "fit", width: 120, height: 120, advanced: ["ex:1:no", "bg:ff8000"]),
+                 fetch: ["--size", "120x120", "--mode", "pad", "--gravity", "north", "--background", "ff8000"], format: .jpeg,
+                 size: PixelSize(width: 120, height: 120), frames: 1),
             // A width alone: the height follows the source (the target's other side is the output limit's).
             Case(url: .init(nginx.url("/photo.jpg"), width: 100, advanced: ["q:60"]),
                  fetch: ["--size", "100x65535", "--mode", "fit", "--quality", "60"], format: .jpeg,
