@@ -1,5 +1,8 @@
 // Draws the sample media from code, so the repository holds no third-party images:
 //   harbour.jpg  3000x2000 photo-like scene (sky, sea, hills, boats, film grain), JPEG quality 90
+//   portrait.jpg 1500x2000 portrait-like scene (a face and shoulders in the upper third, left of
+//                centre, before a soft studio backdrop, film grain), JPEG quality 90: the smart
+//                crop's sample (its subject is not in the middle)
 //   badge.png    640x640 translucent badge (soft shadow, alpha gradient), RGBA PNG
 //   spinner.gif  480x480, 36 frames of a turning colour wheel on transparency, 40 ms each, looping
 //   home-screen.png  1206x2622 synthetic iPhone 16 Pro home screen (gradient wallpaper, app icons in
@@ -54,6 +57,39 @@ func harbour(width: Int, height: Int) throws -> Bitmap {
                 if abs(u - bx) < 0.03 - (v - by) * 0.3 && v > by && v < by + 0.025 { r = 200; g = 40 + Double(boat) * 25; b = 30 }
                 if abs(u - bx) < 0.002 && v > by - 0.08 && v <= by { r = 80; g = 60; b = 50 }
                 if u > bx && u < bx + 0.025 * (by - v) / 0.08 && v > by - 0.075 && v < by - 0.005 { r = 245; g = 245; b = 240 }
+            }
+            let n = Double(grain.next())
+            let i = (y * width + x) * 4
+            pixels[i] = clamp(r + n); pixels[i + 1] = clamp(g + n); pixels[i + 2] = clamp(b + n)
+        }
+    }
+    return try Bitmap(size: PixelSize(width: width, height: height), pixels: pixels)
+}
+
+func portrait(width: Int, height: Int) throws -> Bitmap {
+    var pixels = [UInt8](repeating: 255, count: width * height * 4)
+    var grain = Grain(state: 1500)
+    let (faceX, faceY) = (0.38, 0.27) // the face's centre, in fractions of the width and height
+    for y in 0..<height {
+        let v = Double(y) / Double(height)
+        for x in 0..<width {
+            let u = Double(x) / Double(width)
+            // A backdrop fading from slate blue to grey, lit from the top right.
+            let light = 1 - 0.35 * hypot(u - 0.8, v - 0.1)
+            var r = 95 * light + 20 * v, g = 110 * light + 15 * v, b = 135 * light
+            let dx = (u - faceX) * Double(width) / Double(height), dy = v - faceY
+            let face = hypot(dx / 0.085, dy / 0.115)
+            let shoulders = v > faceY + 0.14 && abs(dx) < 0.07 + (v - faceY - 0.14) * 0.6
+            if shoulders { r = 58 + 8 * light; g = 60 + 8 * light; b = 66 + 8 * light } // a charcoal jumper
+            if face < 1.25 && dy < -0.04 && face > 0.9 { r = 55; g = 35; b = 25 } // hair
+            if face < 1 {
+                r = 224 - 40 * face; g = 172 - 35 * face; b = 140 - 30 * face // skin, shaded to the edge
+                for eye in [-0.032, 0.032] {
+                    if hypot(dx - eye, dy + 0.02) < 0.011 { r = 40; g = 30; b = 30 }
+                    if abs(dx - eye) < 0.018 && abs(dy + 0.042) < 0.003 { r = 70; g = 45; b = 35 } // brows
+                }
+                if abs(dx) < 0.004 && dy > -0.01 && dy < 0.03 { r -= 30; g -= 30; b -= 25 } // the nose's shadow
+                if abs(dx) < 0.035 && abs(dy - 0.055) < 0.006 { r = 170; g = 70; b = 70 } // mouth
             }
             let n = Double(grain.next())
             let i = (y * width + x) * 4
@@ -169,7 +205,8 @@ func homeScreen() throws -> Bitmap {
 }
 
 try JPEGEncoder.encode(harbour(width: 3000, height: 2000), quality: 90).write(to: folder.appendingPathComponent("harbour.jpg"))
+try JPEGEncoder.encode(portrait(width: 1500, height: 2000), quality: 90).write(to: folder.appendingPathComponent("portrait.jpg"))
 try PNGEncoder.encode(badge(side: 640)).write(to: folder.appendingPathComponent("badge.png"))
 try spinner(side: 480, steps: 36).write(to: folder.appendingPathComponent("spinner.gif"))
 try PNGEncoder.encode(homeScreen()).write(to: folder.appendingPathComponent("home-screen.png"))
-print("wrote harbour.jpg, badge.png, spinner.gif and home-screen.png to \(folder.path)")
+print("wrote harbour.jpg, portrait.jpg, badge.png, spinner.gif and home-screen.png to \(folder.path)")
