@@ -36,18 +36,17 @@ struct LayoutArguments {
         return result
     }
 
-    /// The layout of a portrait screenshot of `size` pixels (memoised). An estimated layout, or a
-    /// measured row its source did not confirm for the version, is announced on standard error,
-    /// with its expected error.
+    /// The layout of a portrait screenshot of `size` pixels (memoised). An estimated layout is
+    /// announced on standard error, with its expected error (a row its source did not confirm is
+    /// said in the layout's summary and JSON).
     func layout(screenshot size: PixelSize) throws -> HomeScreenLayout {
         if strict, size.height > size.width, !HomeScreenLayout.knownScreenshotSizes.contains(size) {
             throw UsageError("\(size) is no iPhone's screenshot size (--strict): no measured table has it and no phone in 'imgcache devices'")
         }
         let layout = try HomeScreenLayout.memoised(screenshot: size, icons: icons, iOS: iOS, device: device)
-        if let error = layout.expectedErrorPixels {
-            CommandLineTool.printError(layout.isEstimated
-                ? "imgcache: the \(size) layout is estimated, not measured (expected error about \(error) px): \(layout.source)"
-                : "imgcache: the \(size) layout was not confirmed for iOS \(layout.iOS.lowerBound) by its source (expected error about \(error) px): \(layout.provenance)")
+        if layout.isEstimated, let error = layout.expectedErrorPixels {
+            CommandLineTool.printError(
+                "imgcache: the \(size) layout is estimated, not measured (expected error about \(error) px): \(layout.source)")
         }
         return layout
     }
