@@ -118,10 +118,10 @@ step "3. The cache's stats: one original and its three variants, files plus a SQ
 run "$bin" cache stats --cache-dir "$cache"
 
 step "4. The wallpaper slice behind a medium widget at the top of the home screen (home-screen.png, a synthetic $device screenshot): exact pixels, no resampling"
-run "$bin" slice Samples/media/home-screen.png --widget medium --position top --device "$device" -o "$out/slice-medium-top.png"
+run "$bin" slice Samples/media/home-screen.png --widget medium --position top --device "$device" --ios 18 -o "$out/slice-medium-top.png"
 
 step "5. Every widget slot outlined and labelled over the same screenshot, to check the layout by eye"
-run "$bin" overlay Samples/media/home-screen.png --device "$device" -o "$out/home-screen-overlay.png"
+run "$bin" overlay Samples/media/home-screen.png --device "$device" --ios 18 -o "$out/home-screen-overlay.png"
 
 step "6. Fetch the animated spinner.gif ($spinner_is) from the origin for the small widget: only its first 8 frames (--max-frames 8), in one GIF variant (a source smaller than the widget is not scaled up)"
 run_json "$out/demo-fetch-3.json" "$bin" fetch "$base/spinner.gif" --device "$device" --widget small --max-frames 8 --json --cache-dir "$cache"

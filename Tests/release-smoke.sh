@@ -25,7 +25,7 @@ grep -q "^prefetched 3 of 4: 3 from the network" <<<"$summary" || fail "prefetch
 "$bin" fetch Samples/media/harbour.jpg --device "iPhone 16 Pro" --widget small --cache-dir "$work/cache" --json \
   | grep -q '"cache":"disk"' || fail "a second fetch was not a cache hit"
 "$bin" cache verify --cache-dir "$work/cache" >/dev/null || fail "cache verify found inconsistencies"
-"$bin" slice Samples/media/home-screen.png --all -o "$work/slices" >/dev/null || fail "slice --all of home-screen.png failed"
+"$bin" slice Samples/media/home-screen.png --all --ios 18 -o "$work/slices" >/dev/null || fail "slice --all of home-screen.png failed"
 [ "$(ls "$work/slices" | wc -l)" = 11 ] || fail "slice --all did not write 11 slices"
 "$bin" info "$work/slices/medium-top.png" | grep -q "1032x486 pixels" || fail "medium-top.png is not 1032x486"
 "$bin" overlay Samples/media/home-screen.png -o "$work/overlay.png" | grep -q "1206x2622 PNG, 11 slots outlined" \

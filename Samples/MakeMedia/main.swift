@@ -151,7 +151,7 @@ func spinner(side: Int, steps: Int) throws -> Data {
 /// would), and a translucent dock of four icons.
 func homeScreen() throws -> Bitmap {
     let size = PixelSize(width: 1206, height: 2622)
-    let layout = try HomeScreenLayout.resolve(screenshot: size)
+    let layout = try HomeScreenLayout.resolve(screenshot: size, iOS: 18)
     var pixels = [UInt8](repeating: 255, count: size.area * 4)
     for y in 0..<size.height {
         for x in 0..<size.width {

@@ -9,16 +9,19 @@ enum LayoutCommand: Command {
 
         Prints every widget slot of an iPhone home screen (small top-left to large bottom) as a
         rectangle in the pixels of a portrait screenshot and in points (pixels / scale), with where
-        the numbers come from: a measured table (and the models it was measured on), or an
-        estimate and its expected error. A phone with two rows of widgets has fewer slots.
+        the numbers come from: a measured table (the models it was measured on, and whether its
+        source confirmed the row for that iOS version, in the source's words), or an estimate and
+        its expected error; and where another published measurement of the same screen disagrees
+        by more than 3 px. A phone with two rows of widgets has fewer slots.
 
         Options:
           --screenshot-size WxH  the screenshot's size in pixels (default: the --device's screen)
         \(LayoutArguments.deviceHelp)
         \(LayoutArguments.help)
           --json              print one JSON object: the layout's screenshot size, scale, icons, iOS
-                              versions, source, models, "estimated", "expected_error_px" (null when
-                              measured) and its "slots", each with "pixels" and "points"
+                              versions, source, models, "estimated", "confirmed", "provenance",
+                              "expected_error_px" (null when measured and confirmed),
+                              "other_sources" and its "slots", each with "pixels" and "points"
         """
 
     static func run(_ arguments: inout ArgumentList) throws {

@@ -42,7 +42,7 @@ final class HomeScreenEstimateAccuracyTests: XCTestCase {
         XCTAssertEqual(leaveOneOut.expectedErrorPixels(.rows, homeButton: true, scale: 3), 28)
         XCTAssertEqual(leaveOneOut.expectedErrorPixels(.grid, homeButton: false, scale: 3), 39)
         XCTAssertEqual(leaveOneOut.expectedErrorPixels(.largeFromMeasured, homeButton: false, scale: 3), 57)
-        let air = try HomeScreenLayout.resolve(screenshot: PixelSize(width: 1260, height: 2736))
+        let air = try HomeScreenLayout.resolve(screenshot: PixelSize(width: 1260, height: 2736), iOS: 18)
         XCTAssertEqual(air.expectedErrorPixels, leaveOneOut.expectedErrorPixels(.grid, homeButton: false, scale: 3))
     }
 

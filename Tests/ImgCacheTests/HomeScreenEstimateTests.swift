@@ -6,8 +6,8 @@ import XCTest
 final class HomeScreenEstimateTests: XCTestCase {
     func testTheIPhoneAirIsEstimatedFromTheWholeModelAndSaysSo() throws {
         let size = PixelSize(width: 1260, height: 2736)
-        XCTAssertNil(try HomeScreenLayout.measured(screenshot: size))
-        let air = try HomeScreenLayout.resolve(screenshot: size)
+        XCTAssertNil(try HomeScreenLayout.measured(screenshot: size, iOS: 18))
+        let air = try HomeScreenLayout.resolve(screenshot: size, iOS: 18)
         XCTAssertTrue(air.isEstimated)
         XCTAssertEqual(air.expectedErrorPixels, 39)
         XCTAssertTrue(air.source.hasPrefix("estimated: side margins, gaps, top row and widget sizes"), air.source)

@@ -34,7 +34,7 @@ final class HomeScreenLayoutTests: XCTestCase {
 
     func testTablesAreChosenBySizeIconsAndIOSVersion() throws {
         let pro = PixelSize(width: 1206, height: 2622)
-        let large = try XCTUnwrap(HomeScreenLayout.measured(screenshot: pro, icons: .large))
+        let large = try XCTUnwrap(HomeScreenLayout.measured(screenshot: pro, icons: .large, iOS: 18))
         XCTAssertEqual(try large.slot(.small, at: .topLeft).rect, PixelRect(x: 84, y: 270, width: 495, height: 495))
         XCTAssertEqual(try large.slot(.large, at: .bottom).rect, PixelRect(x: 84, y: 810, width: 1037, height: 1035))
         XCTAssertEqual(large.scale, 3)
@@ -48,6 +48,8 @@ final class HomeScreenLayoutTests: XCTestCase {
         // iOS 14's table has Display Zoom sizes the later ones lack, and lacks the newer phones.
         XCTAssertNotNil(try HomeScreenLayout.measured(screenshot: PixelSize(width: 750, height: 1624), iOS: 14))
         XCTAssertNil(try HomeScreenLayout.measured(screenshot: pro, iOS: 14))
+        // No table measured iOS 26: the 16 Pro's layout there is no measured one.
+        XCTAssertNil(try HomeScreenLayout.measured(screenshot: pro, iOS: 26))
         XCTAssertNil(try HomeScreenLayout.measured(screenshot: PixelSize(width: 1170, height: 2532), icons: .large))
     }
 

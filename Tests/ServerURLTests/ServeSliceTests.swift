@@ -33,7 +33,8 @@ final class ServeSliceTests: XCTestCase {
     func testEverySlotOfEveryKnownScreenshotSizeIsTheSlicersRequest() throws {
         var slots = 0
         for size in HomeScreenLayout.knownScreenshotSizes.sorted(by: { ($0.width, $0.height) < ($1.width, $1.height) }) {
-            guard let layout = try? HomeScreenLayout.memoised(screenshot: size) else { continue }
+            // `sl:` without a version means iOS 18.
+            guard let layout = try? HomeScreenLayout.memoised(screenshot: size, iOS: 18) else { continue }
             for slot in layout.slots {
                 let request = try slice(["sl:\(slot.family.rawValue):\(slot.position.rawValue)"]).request(screenshotSize: size)
                 XCTAssertEqual(request, WallpaperSlicer.request(for: slot, ofScreenshotAt: url), "\(size) \(slot.name)")

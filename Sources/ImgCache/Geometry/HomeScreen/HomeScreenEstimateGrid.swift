@@ -43,4 +43,15 @@ struct HomeScreenEstimateGrid: Equatable, Sendable {
             small: small, medium: medium, large: round(large * scale), left: left, right: left + medium - small,
             top: round(top * scale), middle: round((top + pitch) * scale), bottom: rows == 3 ? round((top + 2 * pitch) * scale) : nil)
     }
+
+    /// The largest distance, in points, between an edge of a slot of the grid (in `entry`'s
+    /// pixels) and the same edge of `entry`'s slot; infinite when the grid lacks one of its slots.
+    func errorPoints(against entry: HomeScreenTables.Entry) -> Double {
+        let scale = Double(entry.scale)
+        return HomeScreenTables.largestEdgeDistance(entry.grid, pixels(scale: scale, screenshotWidth: entry.screenshot.width))
+            .map { Double($0) / scale } ?? .infinity
+    }
+
+    /// `points` in pixels at `scale`, rounded up: how an error in points is stated in pixels.
+    static func pixels(_ points: Double, scale: Double) -> Int { Int((points * scale - 1e-9).rounded(.up)) }
 }

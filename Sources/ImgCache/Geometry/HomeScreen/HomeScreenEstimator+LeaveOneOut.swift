@@ -61,19 +61,9 @@ extension HomeScreenEstimator {
                 modelOnlyErrorPoints: error(modelOnly, sample), sizeErrorPoints: sizeError)
         }
 
-        /// The largest edge distance, in points, between the slots of `estimate` (in the sample's
-        /// pixels) and the measured ones; infinite when the estimate lacks a measured slot.
+        /// The largest edge distance, in points, between the slots of `estimate` and the sample's.
         static func error(_ estimate: HomeScreenEstimateGrid, _ sample: Sample) -> Double {
-            let scale = Double(sample.entry.scale)
-            let estimated = Dictionary(uniqueKeysWithValues: estimate.pixels(scale: scale, screenshotWidth: sample.entry.screenshot.width)
-                .slots.map { ($0.name, $0.rect) })
-            var worst = 0
-            for slot in sample.entry.grid.slots {
-                guard let rect = estimated[slot.name] else { return .infinity }
-                let measured = slot.rect
-                worst = max(worst, abs(rect.x - measured.x), abs(rect.y - measured.y), abs(rect.maxX - measured.maxX), abs(rect.maxY - measured.maxY))
-            }
-            return Double(worst) / scale
+            estimate.errorPoints(against: sample.entry)
         }
 
         /// The worst error, in points, of the layouts `resolve` estimates with `method` on phones
@@ -92,16 +82,14 @@ extension HomeScreenEstimator {
 
         /// The expected error of an estimate made by `method`, in pixels at `scale` (rounded up).
         func expectedErrorPixels(_ method: Method, homeButton: Bool, scale: Double) -> Int? {
-            worstPoints(method, homeButton: homeButton).map { Self.pixels($0, scale: scale) }
+            worstPoints(method, homeButton: homeButton).map { HomeScreenEstimateGrid.pixels($0, scale: scale) }
         }
 
         /// The expected error of an estimated widget size on a phone of the kind `homeButton`
         /// says, in pixels at `scale` (rounded up).
         func expectedSizeErrorPixels(homeButton: Bool, scale: Double) -> Int? {
             let sameKind = rows.filter { $0.homeButton == homeButton }.compactMap(\.sizeErrorPoints)
-            return (sameKind.isEmpty ? rows.compactMap(\.sizeErrorPoints) : sameKind).max().map { Self.pixels($0, scale: scale) }
+            return (sameKind.isEmpty ? rows.compactMap(\.sizeErrorPoints) : sameKind).max().map { HomeScreenEstimateGrid.pixels($0, scale: scale) }
         }
-
-        private static func pixels(_ points: Double, scale: Double) -> Int { Int((points * scale - 1e-9).rounded(.up)) }
     }
 }

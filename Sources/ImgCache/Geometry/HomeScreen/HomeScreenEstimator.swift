@@ -90,9 +90,60 @@ enum HomeScreenEstimator {
             throw ImgCacheError.invalidArgument("the estimated widget grid does not fit a \(screenshot) screenshot")
         }
         return HomeScreenLayout(
-            screenshotSize: screenshot, scale: screen.scale, icons: icons, iOS: fit.table.iOS, grid: pixels,
-            source: fit.description(method), models: "", expectedErrorPixels: error)
+            screenshotSize: screenshot, scale: screen.scale, icons: icons, iOS: fit.table.iOS, measuredOn: fit.table.measuredOn,
+            grid: pixels, source: fit.description(method), models: "", isEstimated: true, confirmed: false,
+            provenance: "estimated from the iOS \(fit.table.measuredOn) tables", expectedErrorPixels: error, comparisons: [])
     }
+
+    /// The layout of a portrait screenshot on an iOS version newer than every table (iOS 26 and
+    /// later), always estimated from the newest table's layout of the same screenshot (measured or
+    /// estimated, `base`):
+    /// - a screen with reported iOS 26 numbers (`HomeScreenTables.iOS26Reports`): the grid they
+    ///   give, expected error `HomeScreenVersionShift.gridRuleErrorPoints`;
+    /// - any other: `base` moved by the mean shift of the reported phones from their iOS 18 layout
+    ///   to their iOS 26 one, expected error `base`'s plus `HomeScreenVersionShift.transferPoints`
+    ///   (what one phone's version shift missed on another across iOS 16 to 18);
+    /// - after iOS 26 (no measurement published): the iOS 26 estimate, expected error plus
+    ///   `HomeScreenVersionShift.driftPoints`.
+    static func estimateAfterTheTables(screenshot: PixelSize, icons: IconLayout, iOS: Int, device: DeviceModel?) throws -> HomeScreenLayout {
+        let newest = HomeScreenTables.all[0]
+        let base = try HomeScreenLayout.resolve(screenshot: screenshot, icons: icons, iOS: newest.measuredOn, device: device)
+        let scale = base.scale
+        var grid: HomeScreenGrid, error: Int, source: String
+        if let report = HomeScreenTables.iOS26Reports.first(where: { $0.screenshot == screenshot && $0.icons == icons }) {
+            grid = report.grid
+            error = HomeScreenEstimateGrid.pixels(HomeScreenVersionShift.gridRuleErrorPoints, scale: scale)
+            source = "estimated: \(report.basis), columns centred and rows evenly spaced as on the measured tables"
+        } else {
+            guard let shift = iOS26Shift else {
+                throw ImgCacheError.invalidArgument("no phone has iOS 26 numbers and an iOS \(newest.measuredOn) table")
+            }
+            grid = shift.apply(to: HomeScreenEstimateGrid(base.grid, scale: scale)).pixels(scale: scale, screenshotWidth: screenshot.width)
+            error = (base.expectedErrorPixels ?? 0) + HomeScreenEstimateGrid.pixels(HomeScreenVersionShift.transferPoints, scale: scale)
+            source = "estimated: the iOS \(newest.measuredOn) layout (\(base.isEstimated ? base.source : "measured: " + base.source)) "
+                + "moved as iOS 26 moved the \(HomeScreenTables.iOS26Reports.map(\.models).joined(separator: ", "))"
+        }
+        if iOS > HomeScreenLayout.newestEstimatedIOS {
+            error += HomeScreenEstimateGrid.pixels(HomeScreenVersionShift.driftPoints, scale: scale)
+            source += "; no iOS \(iOS) measurement is published: the iOS 26 estimate carried over"
+        }
+        guard grid.slots.allSatisfy({ $0.rect.fits(in: screenshot) }) else {
+            throw ImgCacheError.invalidArgument("the estimated iOS \(iOS) widget grid does not fit a \(screenshot) screenshot")
+        }
+        return HomeScreenLayout(
+            screenshotSize: screenshot, scale: scale, icons: icons, iOS: iOS...iOS, measuredOn: newest.measuredOn, grid: grid,
+            source: source, models: "", isEstimated: true, confirmed: false,
+            provenance: "estimated: no iOS \(iOS) table is published", expectedErrorPixels: error, comparisons: [])
+    }
+
+    /// The mean shift, in points, of the phones with reported iOS 26 numbers from their measured
+    /// iOS 18 layout to them; nil when none has both.
+    static let iOS26Shift: HomeScreenVersionShift? = HomeScreenVersionShift(meanOf: HomeScreenTables.iOS26Reports.compactMap { report in
+        HomeScreenTables.all[0].entries.first { $0.screenshot == report.screenshot && $0.icons == report.icons }.map { entry in
+            HomeScreenVersionShift(from: HomeScreenEstimateGrid(entry.grid, scale: Double(entry.scale)),
+                                   to: HomeScreenEstimateGrid(report.grid, scale: Double(report.scale)))
+        }
+    })
 
     /// The estimated size of a home-screen widget (small, medium, large) on an iPhone no source
     /// publishes it for, from the newest table's grid model; nil for other families and devices.

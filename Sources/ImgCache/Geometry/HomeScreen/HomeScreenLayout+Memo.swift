@@ -18,10 +18,11 @@ extension HomeScreenLayout {
     /// `resolve(screenshot:icons:iOS:device:)`, worked out once for each set of arguments and then
     /// kept (up to `memoCapacity` sets), so that slicing many screenshots of one phone resolves its
     /// layout once. Errors are thrown each time, never kept. Defaults as for `resolve`: small
-    /// icons, iOS 18, no device.
+    /// icons, `defaultIOS(screenshot:)`, no device.
     public static func memoised(
-        screenshot: PixelSize, icons: IconLayout = .small, iOS: Int = 18, device: DeviceModel? = nil
+        screenshot: PixelSize, icons: IconLayout = .small, iOS: Int? = nil, device: DeviceModel? = nil
     ) throws -> HomeScreenLayout {
+        let iOS = iOS ?? defaultIOS(screenshot: screenshot)
         let key = MemoKey(screenshot: screenshot, icons: icons, iOS: iOS, device: device?.name)
         if let layout = memo.withLock({ $0[key] }) { return layout }
         let layout = try resolve(screenshot: screenshot, icons: icons, iOS: iOS, device: device)

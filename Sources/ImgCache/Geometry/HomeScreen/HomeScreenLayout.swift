@@ -1,26 +1,55 @@
 /// The widget slots of one iPhone home screen, in the pixels of a portrait screenshot of it (render
 /// pixels = points x UIKit scale): what a transparent widget needs to cut its slice of the
 /// wallpaper. Measured layouts come from `HomeScreenTables`, chosen by screenshot size, icon layout
-/// and iOS version.
+/// and iOS version; iOS 26 and later are estimated from the iOS 18 layouts (no iOS 26 table was
+/// found: see `HomeScreenTables.iOS26Reports`).
 public struct HomeScreenLayout: Hashable, Sendable {
+    /// Another source's measurement of the same screen and iOS version, and how far its slots lie
+    /// from this layout's (the largest edge distance, in pixels).
+    public struct Comparison: Hashable, Sendable {
+        public let source: String
+        public let largestDifferencePixels: Int
+    }
+
+    /// Sources that disagree by more than this many pixels are reported: 3.
+    public static let disagreementPixels = 3
+
+    /// The newest iOS version the layouts cover (as estimates): 26. iOS 19-25 do not exist.
+    public static let newestEstimatedIOS = 26
+
     /// Size of the portrait screenshot the rectangles refer to.
     public let screenshotSize: PixelSize
     /// UIKit scale of the screen: points = pixels / scale.
     public let scale: Double
     public let icons: IconLayout
-    /// iOS versions the numbers describe.
+    /// iOS versions the numbers describe (the table's, or the one version estimated).
     public let iOS: ClosedRange<Int>
+    /// The iOS version the numbers were measured on; for an estimate, the version of the layout it
+    /// started from.
+    public let measuredOn: Int
     public let grid: HomeScreenGrid
     /// Where the numbers come from: the measured table's citation, or how they were estimated.
     public let source: String
     /// The models the numbers were measured on (empty for an estimate).
     public let models: String
-    /// Nil for a measured layout; for an estimate, its expected error in pixels (from the
-    /// leave-one-out test of the estimator over the measured tables).
-    public let expectedErrorPixels: Int?
-
     /// True when the numbers are estimated rather than measured.
-    public var isEstimated: Bool { expectedErrorPixels != nil }
+    public let isEstimated: Bool
+    /// True when the layout was measured and its source confirmed it for the version it is listed
+    /// under (false for every estimate).
+    public let confirmed: Bool
+    /// The source's own words on which iOS version the row was measured on (for an estimate, what
+    /// it started from).
+    public let provenance: String
+    /// Nil for a measured, confirmed layout. For an estimate, its expected error in pixels (from the
+    /// leave-one-out test of the estimator over the measured tables, plus what carrying a layout to
+    /// a new iOS version costs); for a measured row its source did not confirm for the version,
+    /// the error of a row carried over from an older iOS (`HomeScreenVersionShift.driftPoints`).
+    public let expectedErrorPixels: Int?
+    /// The other sources' measurements of the same screen and iOS version (empty for an estimate).
+    public let comparisons: [Comparison]
+
+    /// The comparisons whose slots lie more than `disagreementPixels` from this layout's.
+    public var disagreements: [Comparison] { comparisons.filter { $0.largestDifferencePixels > Self.disagreementPixels } }
 
     /// Every slot, small first, then medium, then large.
     public var slots: [WidgetSlot] { grid.slots }
@@ -37,21 +66,31 @@ public struct HomeScreenLayout: Hashable, Sendable {
         return slot
     }
 
+    /// The iOS version a layout of `screenshot` describes when none is given: the newest version
+    /// with data for that screenshot size (26 for a size with iOS 26 numbers, else the newest
+    /// table that measured it), or 26 for a size no table has (a newer phone or a Display Zoom
+    /// size, estimated either way).
+    public static func defaultIOS(screenshot: PixelSize) -> Int {
+        if HomeScreenTables.iOS26Reports.contains(where: { $0.screenshot == screenshot }) { return 26 }
+        return HomeScreenTables.all.first { $0.entries.contains { $0.screenshot == screenshot } }?.iOS.upperBound ?? newestEstimatedIOS
+    }
+
     /// The measured layout for a portrait screenshot of `screenshot` pixels, or nil when no table
     /// has that size for `icons` and `iOS`.
     ///
     /// - Parameters:
     ///   - icons: the icon layout. Default `.small` (labelled icons, the only layout before iOS 18).
-    ///   - iOS: the iOS version: 18 and later use the 2024 tables, 16-17 the 2022 ones, 14-15 the
-    ///     2020 ones. Default 18.
+    ///   - iOS: the iOS version: 18 uses the 2024 tables, 16-17 the 2022 ones, 14-15 the 2020 ones;
+    ///     26 and later have no table (`resolve` estimates them). Default nil: `defaultIOS`.
     ///   - device: the phone, needed when two phone classes share the screenshot size (2436 px: X,
     ///     XS, 11 Pro against 12 and 13 mini); a device of another size is refused.
     /// - Throws: `invalidArgument` for a landscape screenshot, an iOS version before 14 (no widgets
-    ///   on the home screen), a device whose screenshots have another size, or an ambiguous size
-    ///   without `device` (the message names the candidates).
+    ///   on the home screen) or between 19 and 25 (none exists), a device whose screenshots have
+    ///   another size, or an ambiguous size without `device` (the message names the candidates).
     public static func measured(
-        screenshot: PixelSize, icons: IconLayout = .small, iOS: Int = 18, device: DeviceModel? = nil
+        screenshot: PixelSize, icons: IconLayout = .small, iOS: Int? = nil, device: DeviceModel? = nil
     ) throws -> HomeScreenLayout? {
+        let iOS = iOS ?? defaultIOS(screenshot: screenshot)
         try checkArguments(screenshot: screenshot, iOS: iOS, device: device)
         guard let table = HomeScreenTables.all.first(where: { $0.iOS.contains(iOS) }) else { return nil }
         let candidates = table.entries.filter { $0.screenshot == screenshot && $0.icons == icons }
@@ -71,9 +110,13 @@ public struct HomeScreenLayout: Hashable, Sendable {
             entry = candidates.first
         }
         return entry.map { entry in
-            HomeScreenLayout(
-                screenshotSize: entry.screenshot, scale: Double(entry.scale), icons: icons, iOS: table.iOS, grid: entry.grid,
-                source: table.source, models: entry.models, expectedErrorPixels: nil)
+            let scale = Double(entry.scale), provenance = entry.provenance
+            return HomeScreenLayout(
+                screenshotSize: entry.screenshot, scale: scale, icons: icons, iOS: table.iOS, measuredOn: table.measuredOn,
+                grid: entry.grid, source: table.source, models: entry.models, isEstimated: false,
+                confirmed: provenance.confirmed, provenance: provenance.words,
+                expectedErrorPixels: provenance.confirmed ? nil : HomeScreenEstimateGrid.pixels(HomeScreenVersionShift.driftPoints, scale: scale),
+                comparisons: HomeScreenTables.comparisons(of: entry, in: table).map { Comparison(source: $0.source, largestDifferencePixels: $0.pixels) })
         }
     }
 
@@ -85,7 +128,8 @@ public struct HomeScreenLayout: Hashable, Sendable {
     /// insets and home button or Face ID; large icons scale the measured small-icon layout of the
     /// same size when there is one. Its `expectedErrorPixels` is the worst error of the same method
     /// when each measured table was hidden and estimated from the others; `source` says how it was
-    /// made.
+    /// made. iOS 26 and later are always estimated, from the iOS 18 layout moved as iOS 26 moved the
+    /// phones it has numbers for (see `HomeScreenEstimator.estimateAfterTheTables`).
     ///
     /// Parameters and defaults as for `measured`.
     /// - Throws: as `measured`; and `invalidArgument` for large icons before iOS 18, for an
@@ -93,9 +137,13 @@ public struct HomeScreenLayout: Hashable, Sendable {
     ///   size no table and no catalogue phone has without `device` (the scale and insets of a
     ///   Display Zoom screenshot come from its phone).
     public static func resolve(
-        screenshot: PixelSize, icons: IconLayout = .small, iOS: Int = 18, device: DeviceModel? = nil
+        screenshot: PixelSize, icons: IconLayout = .small, iOS: Int? = nil, device: DeviceModel? = nil
     ) throws -> HomeScreenLayout {
+        let iOS = iOS ?? defaultIOS(screenshot: screenshot)
         if let layout = try measured(screenshot: screenshot, icons: icons, iOS: iOS, device: device) { return layout }
+        if iOS > HomeScreenTables.all[0].iOS.upperBound {
+            return try HomeScreenEstimator.estimateAfterTheTables(screenshot: screenshot, icons: icons, iOS: iOS, device: device)
+        }
         return try HomeScreenEstimator.estimate(screenshot: screenshot, icons: icons, iOS: iOS, device: device)
     }
 
@@ -108,6 +156,9 @@ public struct HomeScreenLayout: Hashable, Sendable {
             throw ImgCacheError.invalidArgument("a \(screenshot) screenshot is landscape: home-screen widgets are laid out on portrait screenshots")
         }
         guard iOS >= 14 else { throw ImgCacheError.invalidArgument("iOS \(iOS) has no widgets on the home screen (iOS 14 and later)") }
+        guard !(19...25).contains(iOS) else {
+            throw ImgCacheError.invalidArgument("there is no iOS \(iOS): iOS 18 was followed by iOS 26")
+        }
         if let device {
             guard device.kind == .iPhone else {
                 throw ImgCacheError.invalidArgument("\(device.name) is an iPad: home-screen layouts are for iPhones")
