@@ -117,7 +117,7 @@ struct VariantRenderer: Sendable {
             let encodeStart = DispatchTime.now()
             let (data, format) = try plans[index].encode(image)
             var kept = image
-            if format != .gif { kept.frames = [image.frames[0]] }
+            if format != .gif && format != .webp { kept.frames = [image.frames[0]] }
             let variant = EncodedVariant(
                 plan: plans[index], data: data, format: format, size: image.size, frameCount: kept.frames.count,
                 info: image.info, image: keepsPixels ? kept : nil)
