@@ -360,6 +360,29 @@ final class FetchRequestOptionsTests: XCTestCase {
         XCTAssertEqual(log.count, 1, "one download; the usage error made none")
     }
 
+    /// `--format webp` and `--max-bytes` make variants of their own from one download; a cap that
+    /// cannot be met exits 14 and stores nothing.
+    func testFormatWebPAndMaxBytesMakeTheirOwnVariants() async throws {
+        let photo = url("/photo.jpg")
+        let webp = try fetch(photo, ["--size", "200x200", "--format", "webp"])
+        XCTAssertEqual(webp["format"] as? String, "webp")
+        let webpPath = try XCTUnwrap(webp["path"] as? String)
+        XCTAssertTrue(webpPath.hasSuffix(".webp"), webpPath)
+        let full = try size(ofFileAt: webpPath)
+        let capped = try fetch(photo, ["--size", "200x200", "--format", "webp", "--max-bytes", "\(full - 1)"])
+        let cappedPath = try XCTUnwrap(capped["path"] as? String)
+        XCTAssertNotEqual(cappedPath, webpPath)
+        XCTAssertLessThan(try size(ofFileAt: cappedPath), full)
+        XCTAssertEqual(try ImageDecoder.decode(.file(path: cappedPath)).info.format, .webp)
+
+        let tooSmall = try imgcache(["fetch", photo, "--size", "200x200", "--max-bytes", "50"])
+        XCTAssertEqual(tooSmall.status, 14, tooSmall.errors)
+        XCTAssertTrue(tooSmall.errors.contains("over the cap of 50 bytes"), tooSmall.errors)
+        XCTAssertEqual(try CommandRunner.cacheStats(cacheDirectory)["variants"] as? Int, 2)
+        let log = try await nginx.settledAccessLog()
+        XCTAssertEqual(log.count, 1, "one download for every variant")
+    }
+
     // MARK: Allowed hosts
 
     func testAllowedHostsAreCheckedBeforeTheCacheEvenCacheOnly() async throws {
