@@ -18,7 +18,7 @@ struct RequestPlan: Sendable {
     init(_ request: ImageRequest, _ configuration: ImagePipeline.Configuration) throws {
         try Self.checkURL(request.url, loading: configuration.loading)
         try HTTPHeaderField.check(request.headers, of: "request")
-        _ = try VariantEncoder(request)
+        _ = try VariantEncoder(request) // checks the qualities and the byte cap
         let resolved = try request.target?.resolve()
         self.request = request
         pixels = resolved?.pixels
