@@ -34,7 +34,7 @@ THROUGHPUT_FLAGS ?=
 
 FUZZ_SECONDS ?= 600
 
-.PHONY: all help setup build release test demo fuzz bench bench-throughput bench-compare bench-corpus bench-memory bench-limits bench-webp bench-redis bench-disk-hit bench-serve clean
+.PHONY: all help setup build release test demo fuzz bench bench-throughput bench-compare bench-corpus bench-memory bench-limits bench-webp bench-webp-size bench-redis bench-disk-hit bench-serve clean
 
 all: build
 
@@ -51,6 +51,7 @@ help:
 	@echo "make bench-memory  peak-RSS benchmark (Benchmarks/memory.sh; pass options as BENCH_FLAGS=--report-only)"
 	@echo "make bench-limits  peak RSS at the decoding limits against vipsthumbnail, checked against 250 MB (Benchmarks/memory-limits.sh)"
 	@echo "make bench-webp    setup, release build, a 24 MP WebP to 1014x474 JPEG against vipsthumbnail, Pillow and dwebp with hyperfine (Benchmarks/webp.sh; BENCH_FLAGS=\"--rounds 3 --runs 5\")"
+	@echo "make bench-webp-size  setup, release build, corpus, WebP's size against JPEG q85 and GIF at the same SSIM on the benchmark corpus (imgcache-bench --webp-sizes)"
 	@echo "make bench-redis   setup, release build, 4 prefetch instances sharing one Redis against 1: origin requests and wall time (Benchmarks/redis.sh; BENCH_FLAGS=\"--urls 200 --instances 4 --delay-ms 20\")"
 	@echo "make bench-disk-hit  setup, release build, fetch of a stored 8-frame GIF variant against cache path in a cache of 600 entries, with hyperfine and strace's sync count (Benchmarks/disk-hit.sh; BENCH_FLAGS=\"--rounds 7 --runs 10 --baseline OLD_BINARY\")"
 	@echo "make bench-serve   setup, release build, imgcache serve under wrk at 16 and 64 connections: warm against thumbor and nginx's static files, cold against thumbor and imgcache prefetch (Benchmarks/serve.sh; BENCH_FLAGS=\"--runs 1 --seconds 5\")"
@@ -122,6 +123,9 @@ bench-limits: setup release
 
 bench-webp: setup release
 	Benchmarks/webp.sh --no-build $(BENCH_FLAGS)
+
+bench-webp-size: bench-corpus release
+	.build/release/imgcache-bench --webp-sizes
 
 bench-redis: setup release
 	Benchmarks/redis.sh --no-build $(BENCH_FLAGS)

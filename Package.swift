@@ -25,7 +25,8 @@ let package = Package(
         .systemLibrary(name: "CDeflate", path: "Sources/CDeflate"),
         // Colour management: ICC profiles to sRGB with Little CMS 2 (liblcms2).
         .systemLibrary(name: "CLCMS", path: "Sources/CLCMS"),
-        // WebP sources, still (libwebp) and animated (libwebpdemux).
+        // WebP: still sources (libwebp) and animated ones (libwebpdemux) read; output written with
+        // libwebp, animations with libwebpmux's WebPAnimEncoder.
         .systemLibrary(name: "CWebP", path: "Sources/CWebP"),
         // The shared Redis tier under the local caches (hiredis, blocking calls with time-outs).
         .systemLibrary(name: "CHiredis", path: "Sources/CHiredis"),

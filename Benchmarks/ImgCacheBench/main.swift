@@ -1,7 +1,9 @@
 // imgcache-bench: named scenarios over the benchmark corpus (Benchmarks/make-corpus.py).
 //
 //   imgcache-bench [--corpus DIR] [--runs N] [NAME-SUBSTRING...]
+//   imgcache-bench --webp-sizes [--corpus DIR]
 //
+// --webp-sizes prints WebP's size against JPEG and GIF at the same SSIM instead (WebPSizeReport).
 // Each scenario runs in a child process of its own (so its peak RSS is its own): one warm-up run,
 // then N measured runs (default 9). Prints a markdown table: median and p95 wall time, and the
 // child's peak resident set size. Build with `swift build -c release` for meaningful figures.
@@ -18,6 +20,15 @@ func option(_ name: String) -> String? {
 let corpus = option("--corpus") ?? ProcessInfo.processInfo.environment["IMGCACHE_BENCH_DIR"]
     ?? ((ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp") + "/imgcache-bench")
 let runs = max(1, Int(option("--runs") ?? "") ?? 9)
+
+if arguments.contains("--webp-sizes") {
+    do {
+        exit(try WebPSizeReport.run(corpus: corpus) ? 0 : 1)
+    } catch {
+        FileHandle.standardError.write(Data("webp sizes: \(error)\n".utf8))
+        exit(1)
+    }
+}
 
 if let childName = option("--child") {
     // In the child: run one scenario and print "median p95 peakKB".

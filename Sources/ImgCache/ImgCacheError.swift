@@ -29,6 +29,9 @@ public enum ImgCacheError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidArgument(String)
     /// A bitmap could not be encoded as `format`.
     case encodingFailed(format: ImageFormat, detail: String)
+    /// The encoded image is over `ImageRequest.maxBytes` even at the lowest quality (JPEG, lossy
+    /// WebP), or as it is (PNG, GIF, lossless WebP): `bytes` is the smallest output made.
+    case outputOverByteLimit(format: ImageFormat, bytes: Int, limit: Int)
     /// A file could not be read or written.
     case io(path: String, detail: String)
     /// The cache index (SQLite database at `path`) failed after its retries.
@@ -65,6 +68,8 @@ public enum ImgCacheError: Error, Sendable, Equatable, CustomStringConvertible {
             return "invalid argument: \(detail)"
         case .encodingFailed(let format, let detail):
             return "cannot encode \(format.rawValue.uppercased()): \(detail)"
+        case .outputOverByteLimit(let format, let bytes, let limit):
+            return "the smallest \(format.rawValue.uppercased()) output is \(bytes) bytes, over the cap of \(limit) bytes (max bytes)"
         case .io(let path, let detail):
             return "\(path): \(detail)"
         case .cacheIndex(let path, let detail):

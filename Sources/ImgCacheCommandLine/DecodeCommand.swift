@@ -17,8 +17,12 @@ enum DecodeCommand: Command {
 
         Options:
         \(TargetArguments.help)
-          --quality Q         JPEG quality 1-100 (default 85)
-          -o, --output OUT    output file; its extension picks the format (.png, .jpg, .gif).
+          --quality Q         JPEG or WebP quality 1-100 (default 85)
+          --max-bytes N       the output's byte cap: JPEG and WebP at the largest quality up to Q
+                              that fits (WebP lossy then), other formats as they are; what cannot
+                              fit fails (exit 14)
+          -o, --output OUT    output file; its extension picks the format (.png, .jpg, .gif,
+                              .webp: every frame kept, lossy when opaque, else lossless).
                               Default: <name>.<W>x<H>.<ext> in the current folder, in GIF when
                               several frames are kept, else JPEG (quality 85) when every pixel is
                               opaque, else PNG.
@@ -32,6 +36,7 @@ enum DecodeCommand: Command {
         options.acceptsTruncatedData = arguments.flag("--accept-truncated")
         let quality = try arguments.value("--quality", expected: "a number from 1 to 100") { Int($0) }
             ?? JPEGEncoder.defaultQuality
+        let maxBytes = try RequestArguments.maxBytes(&arguments)
         let outputPath = try arguments.value("-o", "--output")
         let input = try arguments.positionals(1, usage: "imgcache decode FILE --size WxH")[0]
         let source = ImageSource.file(path: input)
@@ -39,9 +44,9 @@ enum DecodeCommand: Command {
         let format = try outputPath.map { try FetchCommand.outputFormat(forPath: $0, quality: quality).request } ?? .automatic
         switch format {
         case .png, .jpeg: options.maxFrames = 1
-        case .automatic, .gif: break
+        case .automatic, .gif, .webp, .webpLossless: break
         }
-        let writer = OutputWriter(format: format, colorPolicy: options.colorPolicy)
+        let writer = try OutputWriter(format: format, quality: quality, maxBytes: maxBytes, colorPolicy: options.colorPolicy)
         let processors = target.frameProcessors(targetPixels: options.targetSize)
         let info = try ImageDecoder.decode(source, options: options) { frame, info in
             var image = DecodedImage(info: info, frames: [frame])

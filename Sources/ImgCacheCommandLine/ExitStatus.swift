@@ -29,6 +29,8 @@ enum ExitStatus: Int32 {
     case refusedURL = 12
     /// --cache-only found nothing stored; no request was made.
     case notCached = 13
+    /// The output is over --max-bytes even at the lowest quality (or, without a quality, as it is).
+    case overByteCap = 14
 
     /// The exit status and the one-line message for an error.
     static func describing(_ error: Error) -> (status: ExitStatus, message: String) {
@@ -52,6 +54,7 @@ enum ExitStatus: Int32 {
             case .tooLarge: return (.tooLarge, error.description)
             case .refusedURL: return (.refusedURL, error.description)
             case .notCached: return (.notCached, error.description)
+            case .outputOverByteLimit: return (.overByteCap, error.description)
             }
         default:
             return (.failure, "\(error)")

@@ -23,7 +23,7 @@ enum FetchCommand: Command {
           --json              print a JSON object: path, pixel and point size, scale, frames, format,
                               bytes, cache outcome (memory, disk, shared, revalidated, network) and timings
           -o, --output FILE   also write the result to FILE; its extension picks the format
-                              (.png, .jpg, .gif), so --format goes without it
+                              (.png, .jpg, .gif, .webp), so --format goes without it
         """
 
     static func run(_ arguments: inout ArgumentList) throws {
@@ -74,7 +74,8 @@ enum FetchCommand: Command {
         case "png": return (.png, .png)
         case "jpg", "jpeg": return (.jpeg, .jpeg(quality: quality))
         case "gif": return (.gif, .gif)
-        default: throw UsageError("cannot tell the output format of '\(path)'; use .png, .jpg or .gif")
+        case "webp": return (.webp, .webp(quality: quality))
+        default: throw UsageError("cannot tell the output format of '\(path)'; use .png, .jpg, .gif or .webp")
         }
     }
 }

@@ -2,54 +2,77 @@ import Foundation
 import ImgCache
 
 /// Encodes decoded frames as they arrive: a GIF is written frame by frame on a second core while
-/// decoding goes on (a frame is dropped once encoded); a still keeps its one frame until `finish`.
-/// The automatic format holds the first frame until it knows whether a second follows: GIF for
-/// several frames, else JPEG (quality 85) when every pixel is opaque, else PNG, as the pipeline
-/// chooses for its variants. Under `ColorPolicy.keep` a JPEG or PNG carries the source's RGB profile.
+/// decoding goes on (a frame is dropped once encoded); a WebP keeps every frame and a still its
+/// one frame until `finish`, which encodes them with `VariantEncoder`, as the pipeline does its
+/// variants. The automatic format holds the first frame until it knows whether a second follows:
+/// GIF for several frames, else JPEG when every pixel is opaque, else PNG. Under
+/// `ColorPolicy.keep` a JPEG, PNG or WebP carries the source's RGB profile.
 final class OutputWriter {
     private let format: ImageRequest.OutputFormat
+    private let quality: Int?
+    private let maxBytes: Int?
     private let colorPolicy: ColorPolicy
-    /// The profile to embed, known with the first frame.
-    private var iccProfile: [UInt8]?
-    /// The first frame, until a second one makes the output a GIF.
-    private var first: ImageFrame?
+    /// The source's info (the profile to embed and the loop count), known with the first frame.
+    private var info: ImageInfo?
+    /// The frames kept for `finish`: every frame of a WebP, else the first until a second one makes
+    /// the output a GIF.
+    private var frames: [ImageFrame] = []
     private var gifEncoder: BackgroundGIFEncoder?
     private var size: PixelSize?
     private var frameCount = 0
 
-    /// `format`: `.png` and `.jpeg` keep the first frame only. `colorPolicy`: the decode's.
-    init(format: ImageRequest.OutputFormat, colorPolicy: ColorPolicy) {
+    /// `format`: `.png` and `.jpeg` keep the first frame only. `quality`: the JPEG quality of
+    /// `.automatic` (default 85). `maxBytes`: the output's byte cap (`ImageRequest.maxBytes`).
+    /// `colorPolicy`: the decode's.
+    /// - Throws: `invalidArgument` for a quality outside 1...100 or a cap below 1.
+    init(format: ImageRequest.OutputFormat, quality: Int? = nil, maxBytes: Int? = nil, colorPolicy: ColorPolicy) throws {
+        _ = try VariantEncoder(format: format, quality: quality, maxBytes: maxBytes)
         self.format = format
+        self.quality = quality
+        self.maxBytes = maxBytes
         self.colorPolicy = colorPolicy
     }
 
     func add(_ frame: ImageFrame, info: ImageInfo) throws {
         frameCount += 1
-        if frameCount == 1 { iccProfile = info.colorProfile.embeddedBytes(under: colorPolicy) }
+        if self.info == nil { self.info = info }
         if size == nil { size = frame.bitmap.size }
-        let startsGIF = format == .gif || (format == .automatic && first != nil)
+        let startsGIF = format == .gif || (format == .automatic && !frames.isEmpty)
         if gifEncoder == nil && startsGIF {
             let encoder = try BackgroundGIFEncoder(size: frame.bitmap.size, loopCount: info.loopCount)
-            if let first { try encoder.add(first) }
-            first = nil
+            for kept in frames { try encoder.add(kept) }
+            frames = []
             gifEncoder = encoder
         }
         if let gifEncoder {
             try gifEncoder.add(frame)
-        } else if first == nil {
-            first = frame
+        } else if frames.isEmpty || format.keepsEveryFrame {
+            frames.append(frame)
         }
     }
 
     /// The encoded bytes, their format, the pixel size and how many frames they hold.
+    /// - Throws: `outputOverByteLimit` when the output cannot fit the byte cap; the encoder's errors.
     func finish() throws -> (data: Data, format: ImageFormat, size: PixelSize, frameCount: Int) {
-        guard let size else { throw ImgCacheError.encodingFailed(format: .png, detail: "no frame was decoded") }
-        if let gifEncoder { return (try gifEncoder.finish(), .gif, size, frameCount) }
-        guard let still = first?.bitmap else { throw ImgCacheError.encodingFailed(format: .png, detail: "no frame was decoded") }
-        switch format {
-        case .jpeg(let quality): return (try JPEGEncoder.encode(still, quality: quality, iccProfile: iccProfile), .jpeg, size, 1)
-        case .automatic where still.isOpaque: return (try JPEGEncoder.encode(still, iccProfile: iccProfile), .jpeg, size, 1)
-        default: return (try PNGEncoder.encode(still, iccProfile: iccProfile), .png, size, 1)
+        guard let info, let size else { throw ImgCacheError.encodingFailed(format: .png, detail: "no frame was decoded") }
+        let encoder = try VariantEncoder(
+            format: format, quality: quality, maxBytes: maxBytes, iccProfile: info.colorProfile.embeddedBytes(under: colorPolicy))
+        if let gifEncoder {
+            let gif = try gifEncoder.finish()
+            return (try encoder.fitting(gif, .gif), .gif, size, frameCount)
+        }
+        let image = DecodedImage(info: info, frames: frames)
+        let (data, written) = try encoder.encode(image)
+        return (data, written, size, frames.count)
+    }
+}
+
+extension ImageRequest.OutputFormat {
+    /// True for the formats whose every frame `OutputWriter` keeps for the encoder (WebP).
+    fileprivate var keepsEveryFrame: Bool {
+        switch self {
+        case .webp, .webpLossless: return true
+        case .automatic, .png, .jpeg, .gif: return false
         }
     }
 }

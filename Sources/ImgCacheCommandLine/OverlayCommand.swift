@@ -28,7 +28,9 @@ enum OverlayCommand: Command {
         let path = try arguments.positionals(1, usage: "imgcache overlay SCREENSHOT -o OUT.png")[0]
         guard let output else { throw UsageError("-o OUT.png is required") }
         let format = try FetchCommand.outputFormat(forPath: output, quality: JPEGEncoder.defaultQuality).format
-        guard format != .gif else { throw UsageError("the overlay is PNG or JPEG: '\(output)' names a GIF") }
+        guard format == .png || format == .jpeg else {
+            throw UsageError("the overlay is PNG or JPEG: '\(output)' names \(format.rawValue.uppercased())")
+        }
         let screenshot = ImageSource.file(path: path)
         let layout = try layoutArguments.layout(screenshot: ImageDecoder.inspect(screenshot).size)
         let decoded = try ImageDecoder.decode(screenshot, options: DecodingOptions(maxFrames: 1)).frames[0].bitmap

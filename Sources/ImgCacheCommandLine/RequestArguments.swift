@@ -21,8 +21,12 @@ struct RequestArguments {
           --store WHAT        all (default), variants (the original is used once, never written)
                               or none (nothing written; -o still writes the result to its file)
           --format F          the cached variant's format: auto (default: GIF for several frames,
-                              else JPEG when opaque, else PNG), jpeg, png or gif
-          --quality Q         JPEG quality 1-100 of the cached variant (default 85)
+                              else JPEG when opaque, else PNG), jpeg, png, gif, webp (every frame;
+                              lossy when opaque, else lossless) or webp-lossless
+          --quality Q         JPEG or WebP quality 1-100 of the cached variant (default 85)
+          --max-bytes N       the variant's byte cap: JPEG and WebP at the largest quality up to
+                              Q that fits (WebP lossy then), other formats as they are; what cannot
+                              fit fails (exit 14)
         """
 
     var headers: [String: String] = [:]
@@ -33,6 +37,8 @@ struct RequestArguments {
     /// `--format`; nil when not given.
     var format: ImageRequest.OutputFormat?
     var quality: Int?
+    /// `--max-bytes`; nil when not given.
+    var maxBytes: Int?
 
     /// Reads the options; `environment` gives `IMGCACHE_IGNORE_QUERY`.
     static func parse(
@@ -58,9 +64,15 @@ struct RequestArguments {
         result.quality = try arguments.value("--quality", expected: "a number from 1 to 100") { word in
             Int(word).flatMap { (1...100).contains($0) ? $0 : nil }
         }
-        let jpeg = ImageRequest.OutputFormat.jpeg(quality: result.quality ?? JPEGEncoder.defaultQuality)
-        result.format = try arguments.value("--format", expected: "auto, jpeg, png or gif") { word in
-            ["auto": .automatic, "jpeg": jpeg, "jpg": jpeg, "png": .png, "gif": .gif][word.lowercased()]
+        result.maxBytes = try maxBytes(&arguments)
+        let quality = result.quality ?? JPEGEncoder.defaultQuality
+        let jpeg = ImageRequest.OutputFormat.jpeg(quality: quality)
+        result.format = try arguments.value("--format", expected: "auto, jpeg, png, gif, webp or webp-lossless") { word in
+            let formats: [String: ImageRequest.OutputFormat] = [
+                "auto": .automatic, "jpeg": jpeg, "jpg": jpeg, "png": .png, "gif": .gif, "webp": .webp(quality: quality),
+                "webp-lossless": .webpLossless,
+            ]
+            return formats[word.lowercased()]
         }
         return result
     }
@@ -73,7 +85,15 @@ struct RequestArguments {
         request.storage = storage
         if let format { request.outputFormat = format }
         request.quality = quality
+        request.maxBytes = maxBytes
         return request
+    }
+
+    /// `--max-bytes N`: a whole number of bytes from 1 on; nil when not given.
+    static func maxBytes(_ arguments: inout ArgumentList) throws -> Int? {
+        try arguments.value("--max-bytes", expected: "a number of bytes, at least 1") { word in
+            Int(word).flatMap { $0 >= 1 ? $0 : nil }
+        }
     }
 
     /// `configuration` with the user agent and the key policy.

@@ -86,7 +86,9 @@ enum SliceCommand: Command {
         var format = ImageRequest.OutputFormat.png
         if let output, slot != nil {
             format = try FetchCommand.outputFormat(forPath: output, quality: quality).request
-            guard format != .gif else { throw UsageError("a slice is PNG or JPEG: '\(output)' names a GIF") }
+            guard format == .png || format == .jpeg(quality: quality) else {
+                throw UsageError("a slice is PNG or JPEG: '\(output)' names another format")
+            }
         }
         let job = Job(layoutArguments: layoutArguments, slot: slot, output: output, format: format, json: json)
         let reports = source.contains("://")

@@ -38,6 +38,38 @@ final class DecodeCommandTests: XCTestCase {
                        PixelSize(width: 711, height: 474))
     }
 
+    /// `-o x.webp` keeps every frame kept (an animated WebP from the spinner's GIF) and a still
+    /// is lossy; `--max-bytes` lowers the quality to fit, and exits 14 when nothing fits.
+    func testWebPOutputKeepsTheFramesAndMaxBytesCapsTheOutput() throws {
+        let folder = try CLIRunner.temporaryFolder()
+        let spinner = CLIRunner.media.appendingPathComponent("spinner.gif").path
+        let harbour = CLIRunner.media.appendingPathComponent("harbour.jpg").path
+        let animated = try CLIRunner.run(["decode", spinner, "--size", "120x120", "--max-frames", "6", "-o", "spin.webp"], in: folder)
+        XCTAssertEqual(animated.status, 0, animated.errors)
+        XCTAssertTrue(animated.output.contains("120x120 WEBP, 6 frames"), animated.output)
+        let frames = try ImageDecoder.decode(.file(path: folder.appendingPathComponent("spin.webp").path), options: DecodingOptions(maxFrames: 100))
+        XCTAssertEqual(frames.info.format, .webp)
+        XCTAssertEqual(frames.frames.count, 6)
+
+        let still = try CLIRunner.run(["decode", harbour, "--size", "400x400", "-o", "full.webp"], in: folder)
+        XCTAssertEqual(still.status, 0, still.errors)
+        let full = try Data(contentsOf: folder.appendingPathComponent("full.webp"))
+        XCTAssertEqual(String(decoding: full[12..<16], as: UTF8.self), "VP8 ")
+        let cap = full.count * 2 / 3
+        let capped = try CLIRunner.run(["decode", harbour, "--size", "400x400", "--max-bytes", "\(cap)", "-o", "capped.webp"], in: folder)
+        XCTAssertEqual(capped.status, 0, capped.errors)
+        let cappedBytes = try Data(contentsOf: folder.appendingPathComponent("capped.webp")).count
+        XCTAssertLessThanOrEqual(cappedBytes, cap)
+        XCTAssertTrue(capped.output.contains("400x267 WEBP, 1 frame, \(cappedBytes) bytes"), capped.output)
+
+        let tooSmall = try CLIRunner.run(["decode", harbour, "--size", "400x400", "--max-bytes", "300", "-o", "tiny.jpg"], in: folder)
+        XCTAssertEqual(tooSmall.status, 14, tooSmall.errors)
+        XCTAssertTrue(tooSmall.errors.contains("over the cap of 300 bytes (max bytes)"), tooSmall.errors)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("tiny.jpg").path))
+        let zero = try CLIRunner.run(["decode", harbour, "--size", "400x400", "--max-bytes", "0", "-o", "zero.jpg"], in: folder)
+        XCTAssertEqual(zero.status, 2, zero.errors)
+    }
+
     func testCropModeWritesExactlyTheTargetAsJPEG() throws {
         let folder = try CLIRunner.temporaryFolder()
         let result = try CLIRunner.run([

@@ -186,6 +186,44 @@ final class ImagePipelineRequestTests: XCTestCase {
         } catch ImgCacheError.invalidArgument {}
     }
 
+    func testWebPAndTheByteCapArePartOfTheVariantAndACapThatCannotBeMetFails() async throws {
+        let loader = CountingLoader()
+        let source = URL(string: "https://example.test/photo.png")!
+        let frames = (0..<3).map { ImageFrame(bitmap: TestImages.scene(width: 96, height: 96, seed: UInt64($0 + 1)), delayCentiseconds: 7) }
+        let gif = try GIFEncoder.encode(DecodedImage(info: ImageInfo(format: .gif, sourceSize: PixelSize(width: 96, height: 96), loopCount: 0), frames: frames))
+        let animation = URL(string: "https://example.test/anim.gif")!
+        loader.serve(source, .init(data: try PNGEncoder.encode(TestImages.scene(width: 400, height: 400))))
+        loader.serve(animation, .init(data: gif))
+        let pipeline = try pipeline(loader)
+        let target = ImageTarget.pixels(PixelSize(width: 200, height: 200))
+        let webp = try await pipeline.image(for: ImageRequest(url: source, target: target, outputFormat: .webp(quality: 80)))
+        let capped = try await pipeline.prepare(
+            ImageRequest(url: source, target: target, outputFormat: .webp(quality: 80), maxBytes: webp.summary.byteCount - 1))
+        let jpeg = try await pipeline.prepare(ImageRequest(url: source, target: target, maxBytes: 6000))
+        let animated = try await pipeline.image(for: ImageRequest(url: animation, target: target, outputFormat: .webpLossless))
+        XCTAssertEqual([webp.format, capped.format, jpeg.format, animated.format], [.webp, .webp, .jpeg, .webp])
+        XCTAssertEqual(webp.fileURL?.pathExtension, "webp")
+        XCTAssertLessThan(capped.byteCount, webp.summary.byteCount)
+        XCTAssertLessThanOrEqual(jpeg.byteCount, 6000)
+        XCTAssertEqual(animated.summary.frameCount, 3)
+        XCTAssertEqual(animated.image.frames.map(\.delayCentiseconds), [7, 7, 7])
+        let stored = try ImageDecoder.decode(.data(Data(contentsOf: try XCTUnwrap(animated.fileURL))), options: DecodingOptions(maxFrames: 10))
+        XCTAssertEqual(stored.frames.count, 3)
+        XCTAssertEqual(stored.info.loopCount, 0)
+        let keys = try pipeline.diskCache.entries().map(\.key).filter(CacheKey.isVariantKey)
+        XCTAssertEqual(
+            Set(keys.map { $0.components(separatedBy: ";format=")[1] }),
+            ["webp80", "webp80-max\(webp.summary.byteCount - 1)", "auto-max6000", "webp-lossless"])
+        do {
+            _ = try await pipeline.prepare(ImageRequest(url: source, target: target, outputFormat: .jpeg(quality: 80), maxBytes: 200))
+            XCTFail("200 bytes cannot hold a 200x200 JPEG")
+        } catch ImgCacheError.outputOverByteLimit(let format, let bytes, let limit) {
+            XCTAssertEqual(format, .jpeg)
+            XCTAssertGreaterThan(bytes, 200)
+            XCTAssertEqual(limit, 200)
+        }
+    }
+
     func testAHostOutsideTheAllowedHostsIsRefusedEvenWhenCached() async throws {
         let loader = CountingLoader()
         let source = URL(string: "https://elsewhere.example.test/p.png")!

@@ -46,6 +46,16 @@ final class FetchRequestOptionsTests: XCTestCase {
 
     private func url(_ path: String) -> String { nginx.url(path).absoluteString }
 
+    /// The path in a fetch report, whose variant must be in `format` (by name and by extension).
+    private func variantPath(_ report: [String: Any], _ format: ImageFormat, file: StaticString = #filePath, line: UInt = #line)
+        throws -> String
+    {
+        XCTAssertEqual(report["format"] as? String, format.rawValue, file: file, line: line)
+        let path = try XCTUnwrap(report["path"] as? String, file: file, line: line)
+        XCTAssertTrue(path.hasSuffix("." + format.fileExtension), path, file: file, line: line)
+        return path
+    }
+
     private func size(ofFileAt path: String) throws -> Int {
         try XCTUnwrap(FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
     }
@@ -340,14 +350,9 @@ final class FetchRequestOptionsTests: XCTestCase {
 
     func testFormatPNGAndGIFMakeThoseVariantsAndFormatWithOutputIsAUsageError() async throws {
         let photo = url("/photo.jpg")
-        let png = try fetch(photo, ["--size", "40x40", "--format", "png"])
-        XCTAssertEqual(png["format"] as? String, "png")
-        let pngPath = try XCTUnwrap(png["path"] as? String)
-        XCTAssertTrue(pngPath.hasSuffix(".png"), pngPath)
+        let pngPath = try variantPath(fetch(photo, ["--size", "40x40", "--format", "png"]), .png)
         XCTAssertEqual(Array(try Data(contentsOf: URL(fileURLWithPath: pngPath)).prefix(8)), [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
-        let gif = try fetch(photo, ["--size", "40x40", "--format", "gif"])
-        XCTAssertEqual(gif["format"] as? String, "gif")
-        let gifPath = try XCTUnwrap(gif["path"] as? String)
+        let gifPath = try variantPath(fetch(photo, ["--size", "40x40", "--format", "gif"]), .gif)
         XCTAssertEqual(String(decoding: try Data(contentsOf: URL(fileURLWithPath: gifPath)).prefix(4), as: UTF8.self), "GIF8")
         XCTAssertEqual(Set([pngPath, gifPath]).count, 2)
 
@@ -358,6 +363,25 @@ final class FetchRequestOptionsTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: output.path))
         let log = try await nginx.settledAccessLog()
         XCTAssertEqual(log.count, 1, "one download; the usage error made none")
+    }
+
+    /// `--format webp` and `--max-bytes` make variants of their own from one download; a cap that
+    /// cannot be met exits 14 and stores nothing.
+    func testFormatWebPAndMaxBytesMakeTheirOwnVariants() async throws {
+        let photo = url("/photo.jpg")
+        let webpPath = try variantPath(fetch(photo, ["--size", "200x200", "--format", "webp"]), .webp)
+        let full = try size(ofFileAt: webpPath)
+        let cappedPath = try variantPath(fetch(photo, ["--size", "200x200", "--format", "webp", "--max-bytes", "\(full - 1)"]), .webp)
+        XCTAssertNotEqual(cappedPath, webpPath)
+        XCTAssertLessThan(try size(ofFileAt: cappedPath), full)
+        XCTAssertEqual(try ImageDecoder.decode(.file(path: cappedPath)).info.format, .webp)
+
+        let tooSmall = try imgcache(["fetch", photo, "--size", "200x200", "--max-bytes", "50"])
+        XCTAssertEqual(tooSmall.status, 14, tooSmall.errors)
+        XCTAssertTrue(tooSmall.errors.contains("over the cap of 50 bytes"), tooSmall.errors)
+        XCTAssertEqual(try CommandRunner.cacheStats(cacheDirectory)["variants"] as? Int, 2)
+        let log = try await nginx.settledAccessLog()
+        XCTAssertEqual(log.count, 1, "one download for every variant")
     }
 
     // MARK: Allowed hosts

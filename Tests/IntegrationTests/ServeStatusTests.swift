@@ -81,6 +81,34 @@ final class ServeStatusTests: XCTestCase {
         XCTAssertEqual(try ImageDecoder.inspect(.data(data)).size, PixelSize(width: 100, height: 75))
     }
 
+    /// WebP by `f:webp` or by the `@webp` extension, served as image/webp; a byte cap (`mb`) is
+    /// met by a lower quality, and one no quality can meet is a 413.
+    func testWebPOutputAndTheByteCap() async throws {
+        let serve = try ServeProcess()
+        self.serve = serve
+        let source = nginx.url("/photo.jpg")
+        var paths = try ServeURLs.paths([
+            .init(source, type: "fit", width: 100, height: 100, advanced: ["f:webp"]),
+            .init(source, extension: "webp", type: "fit", width: 100, height: 100),
+        ])
+        let full = try await client.body(serve.url(paths[0])).count
+        let cap = full * 9 / 10
+        paths.append(try path(source, advanced: ["f:webp", "mb:\(cap)"]))
+        var sizes: [Int] = []
+        for path in paths {
+            let (data, response) = try await client.send(serve.url(path))
+            XCTAssertEqual(response.statusCode, 200, path)
+            XCTAssertEqual(response.value(forHTTPHeaderField: "Content-Type"), "image/webp", path)
+            XCTAssertEqual(try ServeMedia.decoded(data).format, .webp, path)
+            XCTAssertEqual(try ImageDecoder.inspect(.data(data)).size, PixelSize(width: 100, height: 75), path)
+            sizes.append(data.count)
+        }
+        XCTAssertEqual(sizes[0..<2], [full, full])
+        XCTAssertLessThanOrEqual(sizes[2], cap)
+        ServeAssert.error(try await client.send(serve.url(try path(source, advanced: ["mb:100"]))), 413,
+                          containing: "over the cap of 100 bytes", "mb:100")
+    }
+
     /// What the origin answers, as the client sees it: 404, 413 (pixels, bytes), 415, 422, 502
     /// (a 500 after the loader's three attempts, a refused connection).
     func testOriginFailuresMapToTheirStatuses() async throws {

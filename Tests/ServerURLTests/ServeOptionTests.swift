@@ -66,6 +66,11 @@ final class ServeOptionTests: XCTestCase {
             (["q:40"], "jpeg", ImageRequest(url: url, outputFormat: .jpeg(quality: 40))),
             // The extension is applied after the options, as in imgproxy.
             (["f:gif"], "png", ImageRequest(url: url, outputFormat: .png)),
+            (["f:webp"], "", ImageRequest(url: url, outputFormat: .webp(quality: 85))),
+            (["q:60"], "webp", ImageRequest(url: url, outputFormat: .webp(quality: 60))),
+            (["format:webp", "mb:20000"], "", ImageRequest(url: url, outputFormat: .webp(quality: 85), maxBytes: 20_000)),
+            (["max_bytes:5000", "q:70"], "", ImageRequest(url: url, quality: 70, maxBytes: 5000)),
+            (["mb:5000", "mb:0"], "", ImageRequest(url: url)),
             (["fr:8", "bu:4194304"], "", ImageRequest(url: url, maxFrames: 8, frameBudgetBytes: 4 << 20)),
             (["frames:10000", "budget:0"], "", ImageRequest(url: url, maxFrames: 10_000, frameBudgetBytes: 0)),
             (["fr:1", "bu:64MB"], "gif", ImageRequest(url: url, maxFrames: 1, frameBudgetBytes: 64 << 20, outputFormat: .gif)),
@@ -133,7 +138,7 @@ final class ServeOptionTests: XCTestCase {
             "watermark_rotate:90", "wm_rot:90", "wmr:90", "watermark_shadow:1", "wmsh:1", "auto_rotate:1", "ar:1",
             "strip_metadata:1", "sm:1", "keep_copyright:1", "kcr:1", "dpi:72", "strip_color_profile:1", "scp:1",
             "enforce_thumbnail:1", "eth:1", "format_quality:jpg:80", "fq:jpg:80", "autoquality:dssim", "aq:dssim",
-            "max_bytes:1000", "mb:1000", "jpeg_options:1", "jpgo:1", "png_options:1", "pngo:1", "webp_options:1", "webpo:1",
+            "jpeg_options:1", "jpgo:1", "png_options:1", "pngo:1", "webp_options:1", "webpo:1",
             "avif_options:1", "avifo:1", "page:1", "pg:1", "pages:2", "pgs:2", "disable_animation:1", "da:1",
             "max_animation_frames:5", "maf:5", "max_src_resolution:10", "msr:10", "max_src_file_size:10", "msfs:10",
             "max_animation_frame_resolution:1", "mafr:1", "max_result_dimension:10", "mrd:10", "video_thumbnail_second:1",
@@ -175,11 +180,9 @@ final class ServeOptionTests: XCTestCase {
             (["w:10", "extend:1"], "", .unsupportedOption(name: "extend", detail: Self.extendDetail)),
             (["ex:1:sm", "w:10", "h:10"], "", .unsupportedOption(
                 name: "ex", detail: "gravity 'sm' is not supported: give ce, no, so, ea, we, noea, nowe, soea, sowe or fp:X:Y")),
-            (["f:webp"], "", .unsupportedOption(name: "f", detail: "WebP output is not supported yet: jpg, png or gif")),
-            ([], "webp", .unsupportedOption(name: "extension", detail: "WebP output is not supported yet: jpg, png or gif")),
-            (["format:avif"], "", .unsupportedOption(name: "format", detail: "avif output is not supported: jpg, png or gif")),
-            ([], "best", .unsupportedOption(name: "extension", detail: "best output is not supported: jpg, png or gif")),
-            ([], "tga", .invalidOption(name: "extension", detail: "'tga' is no image format: jpg, png or gif")),
+            (["format:avif"], "", .unsupportedOption(name: "format", detail: "avif output is not supported: jpg, png, gif or webp")),
+            ([], "best", .unsupportedOption(name: "extension", detail: "best output is not supported: jpg, png, gif or webp")),
+            ([], "tga", .invalidOption(name: "extension", detail: "'tga' is no image format: jpg, png, gif or webp")),
         ]
         for (options, fileExtension, expected) in cases {
             XCTAssertEqual(ServeParsing.error(options: options, extension: fileExtension), expected, "\(options) .\(fileExtension)")
@@ -253,6 +256,9 @@ final class ServeOptionTests: XCTestCase {
             ("el:yes", .invalidOption(name: "el", detail: "enlarge 'yes' is not 1, t, true, 0, f or false")),
             ("el:2", .invalidOption(name: "el", detail: "enlarge '2' is not 1, t, true, 0, f or false")),
             ("q:101", .invalidOption(name: "q", detail: "quality 101 is not in 0...100")),
+            ("mb:-1", .invalidOption(name: "mb", detail: "max bytes '-1' is not a whole number from 0 to 2147483647")),
+            ("mb:3000000000", .invalidOption(name: "mb", detail: "max bytes 3000000000 is not in 0...2147483647")),
+            ("mb:1:2", .invalidOption(name: "mb", detail: "takes 1 argument (mb:BYTES), not 2")),
             ("q:", .invalidOption(name: "q", detail: "quality is empty")),
             ("dpr:0", .invalidOption(name: "dpr", detail: "dpr 0 is not above 0 and at most 16")),
             ("dpr:16.5", .invalidOption(name: "dpr", detail: "dpr 16.5 is not above 0 and at most 16")),

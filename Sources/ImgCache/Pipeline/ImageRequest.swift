@@ -45,6 +45,13 @@ public struct ImageRequest: Sendable, Hashable {
         case jpeg(quality: Int)
         /// GIF, even for a single frame.
         case gif
+        /// WebP, every kept frame (an animation stays animated, in full colour): lossy at a
+        /// quality from 1 to 100 when every pixel is opaque, lossless when any is translucent (as
+        /// `.automatic` picks PNG over JPEG); always lossy under `maxBytes`. Never chosen by
+        /// `.automatic`.
+        case webp(quality: Int)
+        /// WebP, lossless whatever the pixels (fully transparent pixels become transparent black).
+        case webpLossless
     }
 
     /// An http or https URL (or a file URL when the pipeline allows files).
@@ -77,6 +84,11 @@ public struct ImageRequest: Sendable, Hashable {
     /// The JPEG quality, 1 to 100, when `.automatic` picks JPEG; part of the variant's key.
     /// Default nil: 85. (`.jpeg(quality:)` carries its own.)
     public var quality: Int?
+    /// The most bytes the stored result may take (imgproxy's `max_bytes`); part of the variant's
+    /// key. JPEG and lossy WebP are encoded at the largest quality, up to the request's, that
+    /// fits (found by bisection on the prepared pixels); PNG, GIF and lossless WebP must fit as
+    /// they are. What cannot fit fails with `ImgCacheError.outputOverByteLimit`. Default nil: no cap.
+    public var maxBytes: Int?
     /// The colour `.pad` fills the target with and translucent pixels are composited over
     /// (`BackgroundFill`), after the processors; part of the variant's key. An opaque colour makes
     /// the result opaque, so that `.automatic` stores it as JPEG. Default nil: alpha is kept (the
@@ -115,8 +127,9 @@ public struct ImageRequest: Sendable, Hashable {
         url: URL, target: ImageTarget? = nil, contentMode: ContentMode = .fit, gravity: CropGravity = .center,
         allowsUpscaling: Bool = false,
         maxFrames: Int? = nil, frameBudgetBytes: Int? = nil, outputFormat: OutputFormat = .automatic,
-        sourceRegion: PixelRect? = nil, colorPolicy: ColorPolicy = .convert, quality: Int? = nil,
-        background: RGBAColor? = nil, processors: [any ImageProcessing] = [], headers: [String: String] = [:], keyHeaders: [String] = [], cacheKey: String? = nil,
+        sourceRegion: PixelRect? = nil, colorPolicy: ColorPolicy = .convert, quality: Int? = nil, maxBytes: Int? = nil,
+        background: RGBAColor? = nil, processors: [any ImageProcessing] = [],
+        headers: [String: String] = [:], keyHeaders: [String] = [], cacheKey: String? = nil,
         cachePolicy: CachePolicy = .useCache, storage: StoragePolicy = .all, priority: Priority = .normal
     ) {
         self.url = url
@@ -130,6 +143,7 @@ public struct ImageRequest: Sendable, Hashable {
         self.sourceRegion = sourceRegion
         self.colorPolicy = colorPolicy
         self.quality = quality
+        self.maxBytes = maxBytes
         self.background = background
         processorChain = ProcessorChain(processors: processors)
         self.headers = headers
@@ -146,24 +160,31 @@ extension ImageRequest.OutputFormat {
     var isStill: Bool {
         switch self {
         case .png, .jpeg: return true
-        case .automatic, .gif: return false
+        case .automatic, .gif, .webp, .webpLossless: return false
         }
     }
 
-    /// The quality `.jpeg(quality:)` carries; nil for the other formats.
-    var jpegQuality: Int? {
-        if case .jpeg(let quality) = self { return quality }
-        return nil
+    /// The quality `.jpeg(quality:)` or `.webp(quality:)` carries; nil for the other formats.
+    var carriedQuality: Int? {
+        switch self {
+        case .jpeg(let quality), .webp(let quality): return quality
+        case .automatic, .png, .gif, .webpLossless: return nil
+        }
     }
 
     /// The canonical name used in cache keys: "auto" ("auto-q20" when `.automatic` uses a JPEG
-    /// quality other than 85), "png", "jpeg85", "gif".
-    func keyComponent(quality: Int) -> String {
+    /// quality other than 85), "png", "jpeg85", "gif", "webp85", "webp-lossless"; with a byte
+    /// cap, "-max" and the cap after it ("jpeg85-max20000").
+    func keyComponent(quality: Int, maxBytes: Int? = nil) -> String {
+        let name: String
         switch self {
-        case .automatic: return quality == JPEGEncoder.defaultQuality ? "auto" : "auto-q\(quality)"
-        case .png: return "png"
-        case .jpeg(let quality): return "jpeg\(quality)"
-        case .gif: return "gif"
+        case .automatic: name = quality == JPEGEncoder.defaultQuality ? "auto" : "auto-q\(quality)"
+        case .png: name = "png"
+        case .jpeg(let quality): name = "jpeg\(quality)"
+        case .gif: name = "gif"
+        case .webp(let quality): name = "webp\(quality)"
+        case .webpLossless: name = "webp-lossless"
         }
+        return name + (maxBytes.map { "-max\($0)" } ?? "")
     }
 }

@@ -77,7 +77,7 @@ public final class PipelineMetrics: Sendable {
     enum ErrorKind: Int, CaseIterable {
         case unsupportedFormat, corruptImage, dimensionsOverLimit, invalidURL, httpStatus, tooLarge, timeout, network
         case refusedURL, unknownDevice, widgetSizeUnknown, invalidArgument, encodingFailed, io, cacheIndex, notCached
-        case cancelled, other
+        case outputOverByteLimit, cancelled, other
 
         /// The kind of `error`. The switch lists every `ImgCacheError` case, so that a new case
         /// does not compile until it has a kind.
@@ -99,6 +99,7 @@ public final class PipelineMetrics: Sendable {
             case .io: self = .io
             case .cacheIndex: self = .cacheIndex
             case .notCached: self = .notCached
+            case .outputOverByteLimit: self = .outputOverByteLimit
             case nil: self = error is CancellationError ? .cancelled : .other
             }
         }
@@ -122,6 +123,7 @@ public final class PipelineMetrics: Sendable {
             case .io: "io"
             case .cacheIndex: "cache_index"
             case .notCached: "not_cached"
+            case .outputOverByteLimit: "output_over_byte_limit"
             case .cancelled: "cancelled"
             case .other: "other"
             }

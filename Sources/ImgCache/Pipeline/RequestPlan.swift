@@ -16,14 +16,12 @@ struct RequestPlan: Sendable {
 
     /// - Throws: `invalidURL` for a scheme other than http, https or file; `refusedURL` for a
     ///   host the loader's `allowedHosts` does not list (whether or not the image is cached);
-    ///   `invalidArgument` for a header `HTTPHeaderField` refuses, a quality outside 1...100 or an
-    ///   option out of its range.
+    ///   `invalidArgument` for a header `HTTPHeaderField` refuses, a quality outside 1...100, a
+    ///   byte cap below 1 or an option out of its range.
     init(_ request: ImageRequest, _ configuration: ImagePipeline.Configuration) throws {
         try Self.checkURL(request.url, loading: configuration.loading)
         try HTTPHeaderField.check(request.headers, of: "request")
-        for quality in [request.quality, request.outputFormat.jpegQuality].compactMap({ $0 }) where !(1...100).contains(quality) {
-            throw ImgCacheError.invalidArgument("JPEG quality \(quality) is not in 1...100")
-        }
+        _ = try VariantEncoder(request) // checks the qualities and the byte cap
         try request.processorChain.validate()
         let resolved = try request.target?.resolve()
         self.request = request
@@ -41,7 +39,7 @@ struct RequestPlan: Sendable {
         originalKey = Self.originalKey(for: request, configuration)
         variantKey = VariantKey.make(
             url: originalKey, pixels: pixels, options: options, format: request.outputFormat, quality: request.quality,
-            background: request.background, processors: request.processorChain)
+            maxBytes: request.maxBytes, background: request.background, processors: request.processorChain)
         processors = Self.processors(for: request, target: pixels)
     }
 
@@ -85,20 +83,11 @@ struct RequestPlan: Sendable {
             storage: request.storage, requiresImage: true)
     }
 
-    /// `image` encoded in the requested format, and that format. `.automatic` picks GIF for
-    /// several frames, JPEG (at the request's quality, default 85) for one opaque frame and PNG for
-    /// one with any translucent pixel; PNG and JPEG keep the first frame only, and under
-    /// `ColorPolicy.keep` carry the source's RGB profile (GIF cannot).
+    /// `image` encoded in the requested format under the request's byte cap, and that format (see
+    /// `VariantEncoder`); under `ColorPolicy.keep` a JPEG, PNG or WebP carries the source's RGB
+    /// profile (GIF cannot).
     func encode(_ image: DecodedImage) throws -> (data: Data, format: ImageFormat) {
-        let first = image.frames[0].bitmap
-        let icc = image.info.colorProfile.embeddedBytes(under: options.colorPolicy)
-        let quality = request.quality ?? JPEGEncoder.defaultQuality
-        switch request.outputFormat {
-        case .automatic where image.isAnimated, .gif: return (try GIFEncoder.encode(image), .gif)
-        case .automatic where first.isOpaque: return (try JPEGEncoder.encode(first, quality: quality, iccProfile: icc), .jpeg)
-        case .automatic, .png: return (try PNGEncoder.encode(first, iccProfile: icc), .png)
-        case .jpeg(let quality): return (try JPEGEncoder.encode(first, quality: quality, iccProfile: icc), .jpeg)
-        }
+        try VariantEncoder(request, iccProfile: image.info.colorProfile.embeddedBytes(under: options.colorPolicy)).encode(image)
     }
 
     /// Throws `invalidURL` unless `url` is http, https or file (files are read only when the

@@ -1,7 +1,8 @@
 /// The cache key of a prepared image: the source URL plus a canonical description of every option
 /// that changes its bytes, e.g. `https://x/a.gif#imgcache-variant:v2;size=1032x486;mode=fit;`
 /// `upscale=0;frames=8;budget=15728640;format=auto`. (v2: `auto` stores opaque stills as JPEG;
-/// `auto-q20` when it does so at a quality other than 85.) The URL part is the original's key
+/// `auto-q20` when it does so at a quality other than 85; a byte cap is appended to the format,
+/// `format=jpeg85-max20000`.) The URL part is the original's key
 /// (see `RequestPlan.originalKey`).
 /// A source region adds `;region=WxH+X+Y` at the end, and a colour policy other than the default
 /// `;color=keep` or `;color=ignore` after it, and a crop's gravity other than the centre
@@ -10,15 +11,17 @@
 /// `;process=blur(sigma=4)|tint(dark)` last; keys without them are unchanged, so variants stored
 /// before regions, colour policies, gravities and processors existed stay valid.
 enum VariantKey {
-    /// - Parameter quality: the JPEG quality `.automatic` uses; nil (the default) for 85.
+    /// - Parameters:
+    ///   - quality: the JPEG quality `.automatic` uses; nil (the default) for 85.
+    ///   - maxBytes: the request's byte cap; nil (the default) for none.
     static func make(
         url: String, pixels: PixelSize?, options: DecodingOptions, format: ImageRequest.OutputFormat, quality: Int? = nil,
-        background: RGBAColor? = nil, processors: ProcessorChain = ProcessorChain(processors: [])
+        maxBytes: Int? = nil, background: RGBAColor? = nil, processors: ProcessorChain = ProcessorChain(processors: [])
     ) -> String {
         let size = pixels.map(\.description) ?? "source"
         return "\(url)\(CacheKey.variantMarker)v2;size=\(size);mode=\(options.contentMode.rawValue);"
             + "upscale=\(options.allowsUpscaling ? 1 : 0);frames=\(options.maxFrames);"
-            + "budget=\(options.frameBudgetBytes);format=\(format.keyComponent(quality: quality ?? JPEGEncoder.defaultQuality))"
+            + "budget=\(options.frameBudgetBytes);format=\(format.keyComponent(quality: quality ?? JPEGEncoder.defaultQuality, maxBytes: maxBytes))"
             + (options.sourceRegion.map { ";region=\($0)" } ?? "") + options.colorPolicy.variantKeyComponent
             + ([.crop, .pad].contains(options.contentMode) ? options.gravity.variantKeyComponent : "")
             + (background.map { ";background=\($0)" } ?? "") + processors.variantKeyComponent

@@ -121,7 +121,7 @@ struct VariantRenderer: Sendable {
             let image = try plans[index].process(decoded)
             let (data, format) = try plans[index].encode(image)
             var kept = image
-            if format != .gif { kept.frames = [image.frames[0]] }
+            if format != .gif && format != .webp { kept.frames = [image.frames[0]] }
             let variant = EncodedVariant(
                 plan: plans[index], data: data, format: format, size: image.size, frameCount: kept.frames.count,
                 info: image.info, image: keepsPixels ? kept : nil)

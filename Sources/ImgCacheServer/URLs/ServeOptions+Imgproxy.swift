@@ -105,30 +105,35 @@ extension ServeOptions {
         }
     }
 
-    /// `q:N`: the JPEG quality, 1 to 100, or 0 for the default (85).
+    /// `q:N`: the JPEG or WebP quality, 1 to 100, or 0 for the default (85).
     mutating func applyQuality(_ option: ServeOption) throws(ServeURLError) {
         try option.expect(1...1, "q:QUALITY")
         quality = try option.wholeNumber(0, "quality", in: 0...100)
     }
 
+    /// `mb:N`: the output's byte cap (`ImageRequest.maxBytes`), or 0 for none (imgproxy's default).
+    mutating func applyMaxBytes(_ option: ServeOption) throws(ServeURLError) {
+        try option.expect(1...1, "mb:BYTES")
+        maxBytes = try option.wholeNumber(0, "max bytes", in: 0...Int(Int32.max))
+    }
+
     mutating func applyFormat(_ option: ServeOption) throws(ServeURLError) {
-        try option.expect(1...1, "f:jpg, f:png or f:gif")
+        try option.expect(1...1, "f:jpg, f:png, f:gif or f:webp")
         try setFormat(try option.word(0, "format"), option: option.name)
     }
 
-    /// The output format named `name` (jpg, jpeg, png, gif), by the option `option` or by the
+    /// The output format named `name` (jpg, jpeg, png, gif, webp), by the option `option` or by the
     /// extension after the source; every other format imgproxy writes is refused by name.
     mutating func setFormat(_ name: String, option: String) throws(ServeURLError) {
         switch name {
         case "jpg", "jpeg": format = .jpeg
         case "png": format = .png
         case "gif": format = .gif
-        case "webp":
-            throw .unsupportedOption(name: option, detail: "WebP output is not supported yet: jpg, png or gif")
+        case "webp": format = .webp
         case "avif", "heic", "jxl", "bmp", "ico", "tiff", "svg", "pdf", "mp4", "best":
-            throw .unsupportedOption(name: option, detail: "\(name) output is not supported: jpg, png or gif")
+            throw .unsupportedOption(name: option, detail: "\(name) output is not supported: jpg, png, gif or webp")
         default:
-            throw .invalidOption(name: option, detail: "'\(ServeURLError.quote(name))' is no image format: jpg, png or gif")
+            throw .invalidOption(name: option, detail: "'\(ServeURLError.quote(name))' is no image format: jpg, png, gif or webp")
         }
     }
 
@@ -159,9 +164,9 @@ extension ServeOptions {
             (["strip_metadata", "sm", "keep_copyright", "kcr", "dpi"], "imgcache's output carries no metadata but its colour profile (cp:keep)"),
             (["strip_color_profile", "scp"], "use cp:convert (to sRGB, the default), cp:keep or cp:ignore"),
             (["enforce_thumbnail", "eth"], "imgcache never uses embedded thumbnails"),
-            (["format_quality", "fq", "autoquality", "aq", "max_bytes", "mb", "jpeg_options", "jpgo", "png_options", "pngo",
+            (["format_quality", "fq", "autoquality", "aq", "jpeg_options", "jpgo", "png_options", "pngo",
               "webp_options", "webpo", "avif_options", "avifo"],
-             "q sets the JPEG quality; imgcache has no other encoder settings"),
+             "q sets the JPEG and WebP quality, mb the byte cap; imgcache has no other encoder settings"),
             (["page", "pg", "pages", "pgs", "disable_animation", "da"], "fr:N keeps the first N frames (fr:1 a still)"),
             (["max_animation_frames", "maf"], "fr:N keeps the first N frames"),
             (["max_src_resolution", "msr", "max_src_file_size", "msfs", "max_animation_frame_resolution", "mafr",

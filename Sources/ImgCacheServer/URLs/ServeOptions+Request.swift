@@ -4,7 +4,7 @@ import ImgCache
 /// The request the options make, once every option has been applied.
 extension ServeOptions {
     /// The request for `source`: the target and content mode (`targetAndMode`), upscaling,
-    /// frames, budget, the output format and quality, the colour policy, and for a cache buster a
+    /// frames, budget, the output format, quality and byte cap, the colour policy, and for a cache buster a
     /// cache key of the source's key under `keyPolicy` and the buster. A slice waits for the
     /// screenshot's size (`ServeSlice`); it is PNG with the screenshot's colour profile kept
     /// unless `f` or `cp` say otherwise, as the CLI's `slice`.
@@ -17,12 +17,13 @@ extension ServeOptions {
         case .jpeg: outputFormat = .jpeg(quality: quality == 0 ? JPEGEncoder.defaultQuality : quality)
         case .png: outputFormat = .png
         case .gif: outputFormat = .gif
+        case .webp: outputFormat = .webp(quality: quality == 0 ? JPEGEncoder.defaultQuality : quality)
         }
         var request = ImageRequest(
             url: source, target: target, contentMode: mode, gravity: mode == .pad ? extendGravity : gravity,
             allowsUpscaling: enlarge, maxFrames: maxFrames, frameBudgetBytes: frameBudget, outputFormat: outputFormat,
             colorPolicy: colorPolicy ?? (isSlice ? .keep : .convert), quality: outputFormat == .automatic && quality != 0 ? quality : nil,
-            background: background)
+            maxBytes: maxBytes == 0 ? nil : maxBytes, background: background)
         if let cacheBuster { request.cacheKey = keyPolicy.key(for: source) + " cachebuster:" + cacheBuster }
         guard let slice else { return ServeRequest(sourceURL: source, plan: .ready(request)) }
         if let widget, widget.device.kind != .iPhone {

@@ -15,7 +15,7 @@ struct ServeOptions {
 
     /// The output formats imgcache writes.
     enum Format: Equatable {
-        case jpeg, png, gif
+        case jpeg, png, gif, webp
     }
 
     /// A widget preset (`wd:`): its target, resolved when parsed, and the device.
@@ -60,6 +60,8 @@ struct ServeOptions {
     var quality = 0
     /// Nil until given: automatic, or PNG for a slice.
     var format: Format?
+    /// `mb`: the output's byte cap; 0 for none.
+    var maxBytes = 0
     var cacheBuster: String?
     var widget: Widget?
     var maxFrames: Int?
@@ -93,6 +95,7 @@ struct ServeOptions {
         case "background", "bg": try applyBackground(option)
         case "quality", "q": try applyQuality(option)
         case "format", "f", "ext": try applyFormat(option)
+        case "max_bytes", "mb": try applyMaxBytes(option)
         case "cachebuster", "cb": try applyCacheBuster(option)
         case "widget", "wd": try applyWidget(option)
         case "frames", "fr": try applyFrames(option)
