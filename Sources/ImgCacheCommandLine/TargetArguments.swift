@@ -24,7 +24,8 @@ struct TargetArguments {
           --mode MODE         fit, fill or crop; default crop with --widget (the widget's exact
                               pixels), fit otherwise
           --gravity WHERE     which part a crop keeps: center (default), north, south, east, west,
-                              north-east, north-west, south-east or south-west
+                              north-east, north-west, south-east, south-west, or smart: the part of
+                              most interest (edges, skin tones, saturation, as vips's attention crop)
           --focus X,Y         a crop keeps the part around this point, in fractions of the source's
                               width and height from its top left (0.3,0.2), as far as the source allows
           --upscale           allow scaling a smaller source up (default: never)

@@ -44,6 +44,8 @@ final class ServeOptionTests: XCTestCase {
             (["rs:fill:8:8", "g:we", "g:ea"], ImageRequest(url: url, target: size(8, 8), contentMode: .crop, gravity: .east)),
             (["rs:fill:8:8", "g:fp:0.3:.25"], ImageRequest(url: url, target: size(8, 8), contentMode: .crop, gravity: .focus(x: 0.3, y: 0.25))),
             (["g:fp:1:0", "rs:fill:8:8"], ImageRequest(url: url, target: size(8, 8), contentMode: .crop, gravity: .focus(x: 1, y: 0))),
+            (["rs:fill:8:8", "g:sm"], ImageRequest(url: url, target: size(8, 8), contentMode: .crop, gravity: .smart)),
+            (["gravity:sm:0:0", "rs:fill:8:8"], ImageRequest(url: url, target: size(8, 8), contentMode: .crop, gravity: .smart)),
             // Without a target, a resizing type has no effect (as in imgproxy).
             (["rt:auto"], ImageRequest(url: url)),
             (["rs:force:0:0"], ImageRequest(url: url)),
@@ -164,10 +166,11 @@ final class ServeOptionTests: XCTestCase {
             (["rs:auto:10:10"], "", .unsupportedOption(name: "rs", detail: "auto picks fill or fit by the source's orientation: give fit or fill")),
             (["wd:iphone-16-pro:small", "resizing_type:auto"], "",
              .unsupportedOption(name: "resizing_type", detail: "auto picks fill or fit by the source's orientation: give fit or fill")),
-            (["g:sm"], "", .unsupportedOption(
-                name: "g", detail: "gravity 'sm' is not supported: give ce, no, so, ea, we, noea, nowe, soea, sowe or fp:X:Y")),
+            (["g:objw"], "", .unsupportedOption(
+                name: "g", detail: "gravity 'objw' is not supported: give ce, no, so, ea, we, noea, nowe, soea, sowe, sm or fp:X:Y")),
             (["gravity:obj"], "", .unsupportedOption(
-                name: "gravity", detail: "gravity 'obj' is not supported: give ce, no, so, ea, we, noea, nowe, soea, sowe or fp:X:Y")),
+                name: "gravity", detail: "gravity 'obj' is not supported: give ce, no, so, ea, we, noea, nowe, soea, sowe, sm or fp:X:Y")),
+            (["g:sm:3:0"], "", .unsupportedOption(name: "g", detail: "gravity offsets are not supported: give g:sm alone")),
             (["g:ce:10:0"], "", .unsupportedOption(name: "g", detail: "gravity offsets are not supported: give g:ce alone")),
             (["g:no:0:5"], "", .unsupportedOption(name: "g", detail: "gravity offsets are not supported: give g:no alone")),
             (["ex:1"], "", .unsupportedOption(name: "ex", detail: "extend (padding a smaller image out to the size) is not supported")),

@@ -10,7 +10,8 @@ public struct DecodingOptions: Sendable, Hashable {
     public var sourceRegion: PixelRect?
     /// How the source is fitted to `targetSize`. Default `.fit`.
     public var contentMode: ContentMode
-    /// Which part a crop keeps (`.crop` only). Default `.center`.
+    /// Which part a crop keeps (`.crop` only). Default `.center`. A `.smart` crop decodes to the
+    /// `.fill` size and is cut to the target by `AttentionCrop` before the frames are handed over.
     public var gravity: CropGravity
     /// Whether a source smaller than the target is scaled up. Default false.
     public var allowsUpscaling: Bool
@@ -83,9 +84,11 @@ public struct DecodingOptions: Sendable, Hashable {
     /// The frame budgets accepted: 0 to 64 MiB.
     public static let frameBudgets = 0...(64 << 20)
 
-    /// Frames kept when each output frame is `frameSize`: min(maxFrames, budget / (w x h x 4)), at least 1.
+    /// Frames kept when each output frame is `frameSize`: min(maxFrames, budget / (w x h x 4)), at least 1;
+    /// a smart crop's frames count at the size they are cut to.
     func framesToKeep(frameSize: PixelSize) -> Int {
-        let (frameBytes, overflow) = frameSize.area.multipliedReportingOverflow(by: 4)
+        let keptSize = AttentionCrop(for: self)?.cropSize(of: frameSize) ?? frameSize
+        let (frameBytes, overflow) = keptSize.area.multipliedReportingOverflow(by: 4)
         return overflow ? 1 : max(1, min(maxFrames, frameBudgetBytes / max(1, frameBytes)))
     }
 
@@ -101,6 +104,8 @@ public struct DecodingOptions: Sendable, Hashable {
     private func unlimitedGeometry(forStoredSize storedSize: PixelSize, orientation: ImageOrientation) throws -> ResizeGeometry {
         let target = orientation.swapsAxes ? targetSize?.transposed : targetSize
         let focus = gravity.stored(in: orientation)
+        // A smart crop is cut after decoding, from the fill size.
+        let contentMode = AttentionCrop(for: self) == nil ? contentMode : .fill
         guard let sourceRegion else {
             return ResizeGeometry.plan(
                 source: storedSize, target: target, mode: contentMode, allowsUpscaling: allowsUpscaling, focus: focus)

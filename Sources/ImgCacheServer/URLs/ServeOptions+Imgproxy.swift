@@ -53,12 +53,12 @@ extension ServeOptions {
     /// imgproxy's gravity types imgcache has, by name.
     private static let gravities: [String: CropGravity] = [
         "ce": .center, "no": .north, "so": .south, "ea": .east, "we": .west,
-        "noea": .northEast, "nowe": .northWest, "soea": .southEast, "sowe": .southWest,
+        "noea": .northEast, "nowe": .northWest, "soea": .southEast, "sowe": .southWest, "sm": .smart,
     ]
 
-    /// `g:TYPE` (`ce`, `no`, `so`, `ea`, `we`, `noea`, `nowe`, `soea`, `sowe`; offsets, if any,
-    /// 0) or `g:fp:X:Y` (a focal point in fractions 0 to 1 of the source): which part a fill keeps
-    /// (see `CropGravity`). `sm`, `obj` and offsets are not supported.
+    /// `g:TYPE` (`ce`, `no`, `so`, `ea`, `we`, `noea`, `nowe`, `soea`, `sowe`, `sm` for the part of
+    /// most interest; offsets, if any, 0) or `g:fp:X:Y` (a focal point in fractions 0 to 1 of the
+    /// source): which part a fill keeps (see `CropGravity`). `obj` and offsets are not supported.
     mutating func applyGravity(_ option: ServeOption) throws(ServeURLError) {
         try option.expect(1...3, "g:TYPE or g:fp:X:Y")
         let type = try option.word(0, "gravity type")
@@ -75,9 +75,9 @@ extension ServeOptions {
             return
         }
         switch type {
-        case "sm", "obj", "objw":
+        case "obj", "objw":
             throw .unsupportedOption(
-                name: option.name, detail: "gravity '\(type)' is not supported: give ce, no, so, ea, we, noea, nowe, soea, sowe or fp:X:Y")
+                name: option.name, detail: "gravity '\(type)' is not supported: give ce, no, so, ea, we, noea, nowe, soea, sowe, sm or fp:X:Y")
         default:
             throw option.invalid("gravity type '\(ServeURLError.quote(type))' is none of imgproxy's (ce, no, so, ea, we, ..., fp, sm)")
         }
