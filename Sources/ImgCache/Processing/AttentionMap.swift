@@ -75,7 +75,8 @@ struct AttentionMap {
         let map = blurred(blurred(scores, stepX: 1, stepY: 0), stepX: 0, stepY: 1)
         let highest = map.max() ?? 0
         let tolerance = 1e-5 * max(1, abs(highest))
-        let centre = Float(side - 1) / 2
+        // Cell 16's top left corner, where a window is centred from, is the image's centre.
+        let centre = Float(side / 2)
         let best = map.indices.filter { map[$0] >= highest - tolerance }.min { a, b in
             let da = pow(Float(a % side) - centre, 2) + pow(Float(a / side) - centre, 2)
             let db = pow(Float(b % side) - centre, 2) + pow(Float(b / side) - centre, 2)
@@ -95,21 +96,27 @@ struct AttentionMap {
         var columns = [SIMD4<Float>](repeating: .zero, count: side * height)
         var row = [SIMD4<Float>](repeating: .zero, count: width)
         bitmap.pixels.withUnsafeBufferPointer { pixels in
-            for y in 0..<height {
-                for x in 0..<width {
-                    let offset = (y * width + x) * 4
-                    let alpha = Float(pixels[offset + 3]) / 255
-                    row[x] = SIMD4(Float(pixels[offset]) * alpha, Float(pixels[offset + 1]) * alpha, Float(pixels[offset + 2]) * alpha, 0)
-                }
-                row.withUnsafeBufferPointer { row in
-                    across.reduce(row.baseAddress!) { column, value in columns[column * height + y] = value }
+            row.withUnsafeMutableBufferPointer { row in
+                columns.withUnsafeMutableBufferPointer { columns in
+                    for y in 0..<height {
+                        var offset = y * width * 4
+                        for x in 0..<width {
+                            let rgba = SIMD4<Float>(
+                                Float(pixels[offset]), Float(pixels[offset + 1]), Float(pixels[offset + 2]), Float(pixels[offset + 3]))
+                            row[x] = rgba * (rgba.w / 255)
+                            offset += 4
+                        }
+                        across.reduce(UnsafePointer(row.baseAddress!)) { column, value in columns[column * height + y] = value }
+                    }
                 }
             }
         }
         var cells = [SIMD3<Float>](repeating: .zero, count: side * side)
         columns.withUnsafeBufferPointer { columns in
-            for x in 0..<side {
-                down.reduce(columns.baseAddress! + x * height) { y, value in cells[y * side + x] = SIMD3(value.x, value.y, value.z) }
+            cells.withUnsafeMutableBufferPointer { cells in
+                for x in 0..<side {
+                    down.reduce(columns.baseAddress! + x * height) { y, value in cells[y * side + x] = SIMD3(value.x, value.y, value.z) }
+                }
             }
         }
         return cells
