@@ -12,7 +12,7 @@ Every file is drawn from fixed seeds with Pillow alone, so a run gives the same 
 for a given Pillow build (its libjpeg and zlib decide the exact bytes); SHA256SUMS in DIR records
 them. --smartcrop writes the smart-crop photo set instead, to DIR/smartcrop: twelve synthetic
 photos (six landscape, six portrait) of a sharp subject, a person or flowers, well off the centre
-of a blurred landscape, and subjects.json with each subject's box. A file that already exists with the right dimensions (and frame count) is kept unless
+of a blurred, low-contrast landscape without a sun, and subjects.json with each subject's box. A file that already exists with the right dimensions (and frame count) is kept unless
 --force is given. Files are written to a temporary name and renamed, so an interrupted run never
 leaves a truncated file behind that a later run would keep.
 """
@@ -30,7 +30,7 @@ import time
 from pathlib import Path
 
 try:
-    from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageOps
+    from PIL import Image, ImageChops, ImageDraw, ImageEnhance, ImageFilter, ImageOps
 except ImportError:  # pragma: no cover - depends on the machine
     sys.exit(
         "make-corpus.py needs Pillow: run `make setup`, or "
@@ -73,8 +73,9 @@ def vertical_gradient(size: tuple[int, int], top: tuple[int, int, int], bottom: 
     return ImageOps.colorize(ramp, black=top, white=bottom)
 
 
-def scene(rng: random.Random, size: tuple[int, int]) -> Image.Image:
-    """A landscape at a small size: sky, sun, hills, water, buildings and trees, soft-edged."""
+def scene(rng: random.Random, size: tuple[int, int], sun: bool = True) -> Image.Image:
+    """A landscape at a small size: sky, sun (unless `sun` is false), hills, water, buildings and
+    trees, soft-edged."""
     w, h = size
     horizon = int(h * rng.uniform(0.42, 0.55))
     sky_top = mix(rng, (40, 90, 170), 25)
@@ -86,13 +87,14 @@ def scene(rng: random.Random, size: tuple[int, int]) -> Image.Image:
     img.paste((245, 245, 250), (0, 0, w, horizon), clouds.filter(ImageFilter.GaussianBlur(w / 150)))
 
     draw = ImageDraw.Draw(img)
-    sun_r = int(w * rng.uniform(0.03, 0.05))
-    sx, sy = int(w * rng.uniform(0.6, 0.85)), int(horizon * rng.uniform(0.3, 0.7))
-    for k in range(6, 0, -1):  # halo rings, outermost first
-        r = sun_r * (1 + k * 0.35)
-        glow = mix(rng, (255, 225, 170), 6)
-        draw.ellipse((sx - r, sy - r, sx + r, sy + r), fill=tuple(int(c * 0.5 + s * 0.5) for c, s in zip(glow, sky_low)))
-    draw.ellipse((sx - sun_r, sy - sun_r, sx + sun_r, sy + sun_r), fill=(255, 244, 214))
+    if sun:
+        sun_r = int(w * rng.uniform(0.03, 0.05))
+        sx, sy = int(w * rng.uniform(0.6, 0.85)), int(horizon * rng.uniform(0.3, 0.7))
+        for k in range(6, 0, -1):  # halo rings, outermost first
+            r = sun_r * (1 + k * 0.35)
+            glow = mix(rng, (255, 225, 170), 6)
+            draw.ellipse((sx - r, sy - r, sx + r, sy + r), fill=tuple(int(c * 0.5 + s * 0.5) for c, s in zip(glow, sky_low)))
+        draw.ellipse((sx - sun_r, sy - sun_r, sx + sun_r, sy + sun_r), fill=(255, 244, 214))
 
     # Ranges of hills, far (pale) to near (dark), each a jagged polygon.
     for layer in range(4):
@@ -369,12 +371,13 @@ def draw_flowers(img: Image.Image, rng: random.Random, cx: float, cy: float, rad
 
 
 def make_subject_photo(path: Path, size: tuple[int, int], seed: int) -> tuple[float, float, float, float]:
-    """A photo with a shallow depth of field: a soft, blurred landscape behind one sharp subject
-    (a person, or a bunch of flowers) placed well off the centre. Returns the subject's box in
-    pixels (left, top, right, bottom)."""
+    """A photo with a shallow depth of field: a landscape without a sun, out of focus (blurred,
+    its contrast lowered) behind one sharp subject (a person, or a bunch of flowers) placed well
+    off the centre. Returns the subject's box in pixels (left, top, right, bottom)."""
     rng = random.Random(seed)
     w, h = size
-    img = scene(rng, (max(1, w // 12), max(1, h // 12))).resize(size, BICUBIC).filter(ImageFilter.GaussianBlur(w / 300))
+    img = scene(rng, (max(1, w // 12), max(1, h // 12)), sun=False).resize(size, BICUBIC).filter(ImageFilter.GaussianBlur(w / 120))
+    img = ImageEnhance.Contrast(img).enhance(0.7)
     side = rng.choice((-1, 1))
     if rng.random() < 0.75:
         head = min(w, h) * rng.uniform(0.07, 0.10)

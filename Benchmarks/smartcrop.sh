@@ -17,7 +17,8 @@
 # the subject's box.
 # Timing: R rounds (3); in each, every tool crops the whole set (36 crops, written as JPEG) with
 # its smart crop and with its centre crop, the four runs in an order shifted by one each round;
-# reported: each tool's median time per crop, and what its smart crop adds over its centre crop.
+# reported: each tool's median wall and CPU (user + system) time per crop, and what its smart
+# crop adds over its centre crop (CPU time is the steadier on a busy machine).
 #
 # Environment: IMGCACHE (default .build/release/imgcache, built unless --no-build),
 # IMGCACHE_BENCH_DIR (default ${TMPDIR:-/tmp}/imgcache-bench), PYTHON (with Pillow and numpy;
@@ -50,6 +51,7 @@ for tool in vipsthumbnail vips; do
 done
 "$python" -c 'import PIL, numpy' 2>/dev/null || die 2 "$python cannot import PIL and numpy (make setup)"
 build_cli "$build"
+load_before=$(load_average)
 "$python" Benchmarks/make-corpus.py "$bench_dir" --smartcrop >&2
 photos=$bench_dir/smartcrop
 work=$(mktemp -d "${TMPDIR:-/tmp}/imgcache-smartcrop.XXXXXX")
@@ -97,25 +99,23 @@ run_set() {
     done
   done
 }
+TIMEFORMAT='%R %U %S'  # wall, user and system seconds of a set
 commands=("imgcache smart" "imgcache center" "vips attention" "vips centre")
 crops=$((${#sources[@]} * 3))
 : >"$work/times"
 for round in $(seq 1 "$rounds"); do
   for offset in 0 1 2 3; do
     command=${commands[$(((offset + round) % 4))]}
-    start=$EPOCHREALTIME
     # shellcheck disable=SC2086  # tool and gravity
-    run_set $command
-    echo "$command $(seconds_between "$start" "$EPOCHREALTIME")" >>"$work/times"
+    { time run_set $command; } 2>"$work/time"
+    echo "$command $(cat "$work/time")" >>"$work/times"
   done
 done
 
 echo "# Smart crop: imgcache --gravity smart against vipsthumbnail --smartcrop attention"
 echo
-echo "- machine: $(machine); load before: $(load_average)"
+echo "- machine: $(machine); load before: $load_before, after: $(load_average)"
 echo "- $($imgcache --version 2>&1 | head -n 1), $(vips --version)"
 echo "- photos: $photos (synthetic: make-corpus.py --smartcrop), ${#sources[@]} photos x 3 widget shapes = $crops crops"
 echo
 "$python" Benchmarks/peers/smartcrop_report.py "$work/cases" "$work/windows" "$photos/subjects.json" "$work/times" "$crops"
-echo
-echo "- load after: $(load_average)"

@@ -6,7 +6,7 @@ Usage: python3 Benchmarks/peers/smartcrop_report.py CASES WINDOWS SUBJECTS TIMES
 CASES: a line a crop, "NAME SHAPE WxH SOURCE_W SOURCE_H FILL_W FILL_H VIPS_FILL_W VIPS_FILL_H";
 WINDOWS: crop_window.py's lines, two a crop (imgcache's window in its fill, then vips's in its);
 SUBJECTS: make-corpus.py's subjects.json (each photo's subject box in source pixels); TIMES: a
-line a timed run, "TOOL GRAVITY SECONDS" for the whole set of CROPS crops. Prints markdown.
+line a timed run, "TOOL GRAVITY WALL USER SYSTEM" (seconds) for the whole set of CROPS crops. Prints markdown.
 """
 
 from __future__ import annotations
@@ -65,18 +65,22 @@ def main() -> int:
     print(f"imgcache's window is within 2% of vips's in {same} of {len(every)} crops. "
           f"Worst mean absolute difference of a crop against its fill when matched: {worst_match:.2f} of 255.")
 
-    times: dict[str, list[float]] = {}
+    wall: dict[str, list[float]] = {}
+    cpu: dict[str, list[float]] = {}
     for line in open(sys.argv[4]):
-        tool, gravity, seconds = line.split()
-        times.setdefault(f"{tool} {gravity}", []).append(float(seconds))
-    per_crop = {key: statistics.median(values) / crops * 1000 for key, values in times.items()}
+        tool, gravity, real, user, system = line.split()
+        wall.setdefault(f"{tool} {gravity}", []).append(float(real))
+        cpu.setdefault(f"{tool} {gravity}", []).append(float(user) + float(system))
     print()
-    print(f"## Time per crop (median of {len(next(iter(times.values())))} rounds of {crops} crops, ms, written as JPEG)")
+    print(f"## Time per crop (median of {len(next(iter(wall.values())))} rounds of {crops} crops, ms, written as JPEG)")
     print()
-    print("| tool | centre crop | smart crop | smart adds |")
-    print("|---|---:|---:|---:|")
+    print("| tool | centre crop: wall | CPU | smart crop: wall | CPU | smart adds: wall | CPU |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
     for tool, centre, smart in (("imgcache", "imgcache center", "imgcache smart"), ("vipsthumbnail", "vips centre", "vips attention")):
-        print(f"| {tool} | {per_crop[centre]:.1f} | {per_crop[smart]:.1f} | {per_crop[smart] - per_crop[centre]:+.1f} |")
+        w = {key: statistics.median(wall[key]) / crops * 1000 for key in (centre, smart)}
+        c = {key: statistics.median(cpu[key]) / crops * 1000 for key in (centre, smart)}
+        print(f"| {tool} | {w[centre]:.1f} | {c[centre]:.1f} | {w[smart]:.1f} | {c[smart]:.1f} | "
+              f"{w[smart] - w[centre]:+.1f} | {c[smart] - c[centre]:+.1f} |")
     return 0
 
 

@@ -21,7 +21,7 @@ struct AttentionMap {
     /// The summed scores, row by row.
     private(set) var scores = [Float](repeating: 0, count: side * side)
 
-    /// smartcrop.js's skin colour, a unit vector in XYZ.
+    /// smartcrop.js's skin colour in XYZ, which unit XYZ vectors are measured from.
     private static let skin = SIMD3<Float>(0.78, 0.57, 0.44)
     /// D65 white in XYZ (Y 100), for CIELAB.
     private static let white = SIMD3<Float>(95.047, 100, 108.883)
