@@ -319,7 +319,7 @@ def draw_person(img: Image.Image, rng: random.Random, cx: float, cy: float, head
     draw = ImageDraw.Draw(img)
     skin = mix(rng, rng.choice(SKIN_TONES), 8)
     cloth = mix(rng, rng.choice(CLOTHES), 15)
-    w, h = img.size
+    h = img.size[1]
     # Shoulders and chest, down to the bottom of the frame, with stripes.
     top = cy + head * 1.5
     body = [(cx - head * 2.6, h + 10), (cx - head * 2.4, top + head * 0.6), (cx - head * 1.2, top),
@@ -354,7 +354,7 @@ def draw_person(img: Image.Image, rng: random.Random, cx: float, cy: float, head
 def draw_flowers(img: Image.Image, rng: random.Random, cx: float, cy: float, radius: float) -> tuple[float, float, float, float]:
     """A bunch of saturated flowers on stems around (cx, cy). Returns its box."""
     draw = ImageDraw.Draw(img)
-    w, h = img.size
+    h = img.size[1]
     for _ in range(14):
         fx, fy = cx + rng.uniform(-radius, radius), cy + rng.uniform(-radius * 0.8, radius * 0.8)
         draw.line((fx, fy, cx + rng.uniform(-radius * 0.2, radius * 0.2), min(h, cy + radius * 3)), fill=(40, 110, 40), width=max(1, int(radius / 30)))
