@@ -34,7 +34,7 @@ THROUGHPUT_FLAGS ?=
 
 FUZZ_SECONDS ?= 600
 
-.PHONY: all help setup build release test demo fuzz bench bench-throughput bench-compare bench-corpus bench-memory bench-limits bench-webp bench-webp-size bench-redis bench-disk-hit bench-serve clean
+.PHONY: all help setup build release test demo fuzz bench bench-throughput bench-compare bench-corpus bench-memory bench-limits bench-webp bench-webp-size bench-smartcrop bench-redis bench-disk-hit bench-serve clean
 
 all: build
 
@@ -52,6 +52,7 @@ help:
 	@echo "make bench-limits  peak RSS at the decoding limits against vipsthumbnail, checked against 250 MB (Benchmarks/memory-limits.sh)"
 	@echo "make bench-webp    setup, release build, a 24 MP WebP to 1014x474 JPEG against vipsthumbnail, Pillow and dwebp with hyperfine (Benchmarks/webp.sh; BENCH_FLAGS=\"--rounds 3 --runs 5\")"
 	@echo "make bench-webp-size  setup, release build, corpus, WebP's size against JPEG q85 and GIF at the same SSIM on the benchmark corpus (imgcache-bench --webp-sizes)"
+	@echo "make bench-smartcrop  setup, release build, --gravity smart against vipsthumbnail --smartcrop attention on a synthetic photo set: window distance and time over a centre crop (Benchmarks/smartcrop.sh; BENCH_FLAGS=\"--rounds 3\")"
 	@echo "make bench-redis   setup, release build, 4 prefetch instances sharing one Redis against 1: origin requests and wall time (Benchmarks/redis.sh; BENCH_FLAGS=\"--urls 200 --instances 4 --delay-ms 20\")"
 	@echo "make bench-disk-hit  setup, release build, fetch of a stored 8-frame GIF variant against cache path in a cache of 600 entries, with hyperfine and strace's sync count (Benchmarks/disk-hit.sh; BENCH_FLAGS=\"--rounds 7 --runs 10 --baseline OLD_BINARY\")"
 	@echo "make bench-serve   setup, release build, imgcache serve under wrk at 16 and 64 connections: warm against thumbor and nginx's static files, cold against thumbor and imgcache prefetch (Benchmarks/serve.sh; BENCH_FLAGS=\"--runs 1 --seconds 5\")"
@@ -76,7 +77,7 @@ setup:
 # The Python modules the tests and benchmarks import, each as module:pip-package:Debian-package
 # (imgproxy, whose URL signing the serve URL tests check against, has no Debian package).
 	@missing=""; \
-	for entry in PIL:pillow:python3-pil prometheus_client:prometheus_client:python3-prometheus-client imgproxy:imgproxy==1.0.0:; do \
+	for entry in PIL:pillow:python3-pil numpy:numpy:python3-numpy prometheus_client:prometheus_client:python3-prometheus-client imgproxy:imgproxy==1.0.0:; do \
 	  $(PYTHON) -c "import $${entry%%:*}" 2>/dev/null || missing="$$missing $$entry"; \
 	done; \
 	if [ -n "$$missing" ]; then \
@@ -96,7 +97,7 @@ setup:
 	    $(PYTHON) -c "import $${entry%%:*}" || { echo "setup: could not install $${entry%%:*} for $(PYTHON)" >&2; exit 1; }; \
 	  done; \
 	fi
-	@echo "setup: Swift, the Debian packages, Pillow, prometheus_client and imgproxy are installed"
+	@echo "setup: Swift, the Debian packages, Pillow, numpy, prometheus_client and imgproxy are installed"
 
 build:
 	$(SWIFT) build
@@ -126,6 +127,9 @@ bench-webp: setup release
 
 bench-webp-size: bench-corpus release
 	.build/release/imgcache-bench --webp-sizes
+
+bench-smartcrop: setup release
+	Benchmarks/smartcrop.sh --no-build $(BENCH_FLAGS)
 
 bench-redis: setup release
 	Benchmarks/redis.sh --no-build $(BENCH_FLAGS)

@@ -3,13 +3,16 @@
 
 Usage:
     python3 Benchmarks/make-corpus.py [DIR] [--force] [--only NAME ...] [--list]
+    python3 Benchmarks/make-corpus.py [DIR] --smartcrop [--force]
 
 DIR defaults to $IMGCACHE_BENCH_DIR, else ${TMPDIR:-/tmp}/imgcache-bench. It must lie outside the
 repository: the corpus is about 60 MB and is never committed.
 
 Every file is drawn from fixed seeds with Pillow alone, so a run gives the same bytes every time
 for a given Pillow build (its libjpeg and zlib decide the exact bytes); SHA256SUMS in DIR records
-them. A file that already exists with the right dimensions (and frame count) is kept unless
+them. --smartcrop writes the smart-crop photo set instead, to DIR/smartcrop: twelve synthetic
+photos (six landscape, six portrait) of a sharp subject, a person or flowers, well off the centre
+of a blurred, low-contrast landscape without a sun, and subjects.json with each subject's box. A file that already exists with the right dimensions (and frame count) is kept unless
 --force is given. Files are written to a temporary name and renamed, so an interrupted run never
 leaves a truncated file behind that a later run would keep.
 """
@@ -18,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import json
 import math
 import os
 import random
@@ -26,7 +30,7 @@ import time
 from pathlib import Path
 
 try:
-    from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageOps
+    from PIL import Image, ImageChops, ImageDraw, ImageEnhance, ImageFilter, ImageOps
 except ImportError:  # pragma: no cover - depends on the machine
     sys.exit(
         "make-corpus.py needs Pillow: run `make setup`, or "
@@ -69,8 +73,9 @@ def vertical_gradient(size: tuple[int, int], top: tuple[int, int, int], bottom: 
     return ImageOps.colorize(ramp, black=top, white=bottom)
 
 
-def scene(rng: random.Random, size: tuple[int, int]) -> Image.Image:
-    """A landscape at a small size: sky, sun, hills, water, buildings and trees, soft-edged."""
+def scene(rng: random.Random, size: tuple[int, int], sun: bool = True) -> Image.Image:
+    """A landscape at a small size: sky, sun (unless `sun` is false), hills, water, buildings and
+    trees, soft-edged."""
     w, h = size
     horizon = int(h * rng.uniform(0.42, 0.55))
     sky_top = mix(rng, (40, 90, 170), 25)
@@ -82,13 +87,14 @@ def scene(rng: random.Random, size: tuple[int, int]) -> Image.Image:
     img.paste((245, 245, 250), (0, 0, w, horizon), clouds.filter(ImageFilter.GaussianBlur(w / 150)))
 
     draw = ImageDraw.Draw(img)
-    sun_r = int(w * rng.uniform(0.03, 0.05))
-    sx, sy = int(w * rng.uniform(0.6, 0.85)), int(horizon * rng.uniform(0.3, 0.7))
-    for k in range(6, 0, -1):  # halo rings, outermost first
-        r = sun_r * (1 + k * 0.35)
-        glow = mix(rng, (255, 225, 170), 6)
-        draw.ellipse((sx - r, sy - r, sx + r, sy + r), fill=tuple(int(c * 0.5 + s * 0.5) for c, s in zip(glow, sky_low)))
-    draw.ellipse((sx - sun_r, sy - sun_r, sx + sun_r, sy + sun_r), fill=(255, 244, 214))
+    if sun:
+        sun_r = int(w * rng.uniform(0.03, 0.05))
+        sx, sy = int(w * rng.uniform(0.6, 0.85)), int(horizon * rng.uniform(0.3, 0.7))
+        for k in range(6, 0, -1):  # halo rings, outermost first
+            r = sun_r * (1 + k * 0.35)
+            glow = mix(rng, (255, 225, 170), 6)
+            draw.ellipse((sx - r, sy - r, sx + r, sy + r), fill=tuple(int(c * 0.5 + s * 0.5) for c, s in zip(glow, sky_low)))
+        draw.ellipse((sx - sun_r, sy - sun_r, sx + sun_r, sy + sun_r), fill=(255, 244, 214))
 
     # Ranges of hills, far (pale) to near (dark), each a jagged polygon.
     for layer in range(4):
@@ -299,6 +305,126 @@ def make_video_gif(path: Path, size: tuple[int, int], frames: int, seed: int) ->
     )
 
 
+# --------------------------------------------------------------------------------------------
+# The smart-crop photo set (--smartcrop): synthetic photos with one subject off the centre.
+# --------------------------------------------------------------------------------------------
+
+SKIN_TONES = [(241, 194, 167), (224, 172, 140), (198, 134, 96), (160, 104, 70), (120, 76, 50)]
+CLOTHES = [(200, 40, 50), (30, 70, 170), (230, 180, 30), (40, 140, 70), (150, 50, 150), (240, 110, 30)]
+
+
+def draw_person(img: Image.Image, rng: random.Random, cx: float, cy: float, head: float) -> tuple[float, float, float, float]:
+    """A person seen from the chest up, head of radius `head` centred at (cx, cy): striped
+    clothes, skin, hair, eyes and mouth with hard edges. Returns the head's box."""
+    draw = ImageDraw.Draw(img)
+    skin = mix(rng, rng.choice(SKIN_TONES), 8)
+    cloth = mix(rng, rng.choice(CLOTHES), 15)
+    h = img.size[1]
+    # Shoulders and chest, down to the bottom of the frame, with stripes.
+    top = cy + head * 1.5
+    body = [(cx - head * 2.6, h + 10), (cx - head * 2.4, top + head * 0.6), (cx - head * 1.2, top),
+            (cx + head * 1.2, top), (cx + head * 2.4, top + head * 0.6), (cx + head * 2.6, h + 10)]
+    draw.polygon(body, fill=cloth)
+    stripe = tuple(max(0, c - 70) for c in cloth)
+    y = top + head * 0.4
+    while y < min(h, top + head * 6):
+        draw.line((cx - head * 2.5, y, cx + head * 2.5, y), fill=stripe, width=max(1, int(head / 12)))
+        y += head * 0.35
+    draw.polygon(body, outline=(30, 30, 30))
+    # Neck, head, hair.
+    draw.rectangle((cx - head * 0.4, cy + head * 0.6, cx + head * 0.4, top + head * 0.2), fill=tuple(int(c * 0.85) for c in skin))
+    draw.ellipse((cx - head, cy - head * 1.25, cx + head, cy + head * 1.1), fill=skin)
+    hair = mix(rng, rng.choice([(40, 30, 25), (90, 60, 30), (20, 20, 20), (160, 120, 60)]), 10)
+    draw.chord((cx - head * 1.05, cy - head * 1.35, cx + head * 1.05, cy + head * 0.4), 180, 360, fill=hair)
+    for _ in range(60):  # strands
+        x0 = cx + rng.uniform(-head, head)
+        draw.line((x0, cy - head * rng.uniform(0.6, 1.3), x0 + rng.uniform(-head * 0.2, head * 0.2), cy - head * 0.3),
+                  fill=tuple(min(255, c + 30) for c in hair), width=max(1, int(head / 40)))
+    # Eyes, brows, nose, mouth.
+    for side in (-1, 1):
+        ex, ey = cx + side * head * 0.38, cy + head * 0.05
+        draw.ellipse((ex - head * 0.17, ey - head * 0.09, ex + head * 0.17, ey + head * 0.09), fill=(245, 245, 240))
+        draw.ellipse((ex - head * 0.07, ey - head * 0.07, ex + head * 0.07, ey + head * 0.07), fill=(50, 35, 25))
+        draw.line((ex - head * 0.2, ey - head * 0.2, ex + head * 0.2, ey - head * 0.22), fill=hair, width=max(1, int(head / 18)))
+    draw.line((cx, cy + head * 0.1, cx - head * 0.08, cy + head * 0.45), fill=tuple(int(c * 0.75) for c in skin), width=max(1, int(head / 25)))
+    draw.arc((cx - head * 0.35, cy + head * 0.45, cx + head * 0.35, cy + head * 0.75), 10, 170, fill=(170, 60, 60), width=max(1, int(head / 15)))
+    return (cx - head, cy - head * 1.35, cx + head, cy + head * 1.1)
+
+
+def draw_flowers(img: Image.Image, rng: random.Random, cx: float, cy: float, radius: float) -> tuple[float, float, float, float]:
+    """A bunch of saturated flowers on stems around (cx, cy). Returns its box."""
+    draw = ImageDraw.Draw(img)
+    h = img.size[1]
+    for _ in range(14):
+        fx, fy = cx + rng.uniform(-radius, radius), cy + rng.uniform(-radius * 0.8, radius * 0.8)
+        draw.line((fx, fy, cx + rng.uniform(-radius * 0.2, radius * 0.2), min(h, cy + radius * 3)), fill=(40, 110, 40), width=max(1, int(radius / 30)))
+    for _ in range(14):
+        fx, fy = cx + rng.uniform(-radius, radius), cy + rng.uniform(-radius * 0.8, radius * 0.8)
+        r = rng.uniform(radius * 0.12, radius * 0.25)
+        petal = mix(rng, rng.choice([(220, 30, 60), (250, 200, 20), (240, 120, 180), (250, 90, 20)]), 15)
+        for k in range(6):
+            a = k * math.pi / 3 + rng.uniform(0, 0.3)
+            px, py = fx + math.cos(a) * r * 0.8, fy + math.sin(a) * r * 0.8
+            draw.ellipse((px - r * 0.55, py - r * 0.55, px + r * 0.55, py + r * 0.55), fill=petal, outline=tuple(c // 2 for c in petal))
+        draw.ellipse((fx - r * 0.35, fy - r * 0.35, fx + r * 0.35, fy + r * 0.35), fill=(90, 60, 20))
+    return (cx - radius * 1.25, cy - radius * 1.05, cx + radius * 1.25, cy + radius * 1.05)
+
+
+def make_subject_photo(path: Path, size: tuple[int, int], seed: int) -> tuple[float, float, float, float]:
+    """A photo with a shallow depth of field: a landscape without a sun, out of focus (blurred,
+    its contrast lowered) behind one sharp subject (a person, or a bunch of flowers) placed well
+    off the centre. Returns the subject's box in pixels (left, top, right, bottom)."""
+    rng = random.Random(seed)
+    w, h = size
+    img = scene(rng, (max(1, w // 12), max(1, h // 12)), sun=False).resize(size, BICUBIC).filter(ImageFilter.GaussianBlur(w / 120))
+    img = ImageEnhance.Contrast(img).enhance(0.7)
+    side = rng.choice((-1, 1))
+    if rng.random() < 0.75:
+        head = min(w, h) * rng.uniform(0.07, 0.10)
+        cx = w * (0.5 + side * rng.uniform(0.2, 0.3))
+        cy = h * rng.uniform(0.3, 0.45) if h > w else h * rng.uniform(0.3, 0.5)
+        box = draw_person(img, rng, cx, cy, head)
+    else:
+        radius = min(w, h) * rng.uniform(0.12, 0.16)
+        cx, cy = w * (0.5 + side * rng.uniform(0.2, 0.3)), h * (0.5 + rng.choice((-1, 1)) * rng.uniform(0.1, 0.25))
+        box = draw_flowers(img, rng, cx, cy, radius)
+    luma = noise_image(rng, size, 4)
+    img = ImageChops.add(img, Image.merge("RGB", (luma, luma, luma)), offset=-4)
+    img.save(path, "JPEG", quality=90, subsampling=2, progressive=False, optimize=False)
+    return box
+
+
+# Six landscape and six portrait photos, 3:2 and 4:3.
+SMARTCROP_FILES = {
+    f"{'landscape' if w > h else 'portrait'}-{index:02}.jpg": (w, h, 9000 + index)
+    for index, (w, h) in enumerate([(2400, 1600), (2400, 1800), (3000, 2000), (2400, 1600), (2000, 1500), (3000, 2000),
+                                    (1600, 2400), (1800, 2400), (2000, 3000), (1600, 2400), (1500, 2000), (2000, 3000)])
+}
+
+
+def make_smartcrop_set(out: Path, force: bool) -> int:
+    """Writes SMARTCROP_FILES into out/smartcrop with subjects.json (each file's subject box)."""
+    folder = out / "smartcrop"
+    folder.mkdir(parents=True, exist_ok=True)
+    boxes = {}
+    for name, (w, h, seed) in SMARTCROP_FILES.items():
+        path = folder / name
+        tmp = path.with_name(f".{name}.tmp-{os.getpid()}{path.suffix}")
+        try:
+            # The box comes from the drawing, so every file is drawn; only its write is skipped.
+            boxes[name] = [round(v) for v in make_subject_photo(tmp, (w, h), seed)]
+            if force or not path.is_file() or sha256(path) != sha256(tmp):
+                os.replace(tmp, path)
+        finally:
+            if tmp.exists():
+                tmp.unlink()
+        print(f"{name:18} {w}x{h}  subject {boxes[name]}")
+    with open(folder / "subjects.json", "w") as fh:
+        json.dump(boxes, fh, indent=1, sort_keys=True)
+    print(f"smart-crop set in {folder}")
+    return 0
+
+
 # name -> (maker, width, height, frames or None, format, mode or None)
 FILES = {
     "photo-6000x4000.jpg": (lambda p: make_photo_jpeg(p, (6000, 4000), 6000), 6000, 4000, None, "JPEG", "RGB"),
@@ -347,6 +473,7 @@ def main() -> int:
     parser.add_argument("--force", action="store_true", help="regenerate files even when they exist")
     parser.add_argument("--only", action="append", choices=sorted(FILES), metavar="NAME", help="generate only NAME (repeatable)")
     parser.add_argument("--list", action="store_true", help="list the file names and exit")
+    parser.add_argument("--smartcrop", action="store_true", help="write the smart-crop photo set to DIR/smartcrop instead")
     args = parser.parse_args()
 
     if args.list:
@@ -359,6 +486,8 @@ def main() -> int:
         print(f"make-corpus.py: {out} is inside the repository {repo}; choose a directory outside it", file=sys.stderr)
         return 2
     out.mkdir(parents=True, exist_ok=True)
+    if args.smartcrop:
+        return make_smartcrop_set(out, args.force)
 
     names = args.only or list(FILES)
     started = time.monotonic()

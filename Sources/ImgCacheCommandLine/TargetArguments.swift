@@ -26,7 +26,8 @@ struct TargetArguments {
                               with --background, so the output has exactly the target's pixels
           --gravity WHERE     which part a crop keeps, or where pad places the image: center
                               (default), north, south, east, west, north-east, north-west,
-                              south-east or south-west
+                              south-east, south-west, or (a crop only) smart: the part of most
+                              interest (edges, skin tones, saturation, as vips's attention crop)
           --focus X,Y         a crop keeps the part around this point, in fractions of the source's
                               width and height from its top left (0.3,0.2), as far as the source allows
           --background COLOR  RRGGBB or RRGGBBAA hex: pad's fill, and what translucent pixels are
@@ -170,6 +171,7 @@ struct TargetArguments {
         guard mode == .crop || mode == .pad else {
             throw UsageError("--gravity and --focus place a crop or a padding: they need --mode crop or pad (or --widget)")
         }
+        guard gravity != .smart || mode == .crop else { throw UsageError("--gravity smart picks a crop's window: it needs --mode crop") }
         return gravity
     }
 

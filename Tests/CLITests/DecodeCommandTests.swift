@@ -141,6 +141,25 @@ final class DecodeCommandTests: XCTestCase {
         let bad = try CLIRunner.run(["decode", source, "--size", "300x300", "--mode", "pad", "--background", "black"], in: folder)
         XCTAssertEqual(bad.status, 2)
         XCTAssertTrue(bad.errors.contains("--background expects RRGGBB or RRGGBBAA hex digits"), bad.errors)
+        let smart = try CLIRunner.run(["decode", source, "--size", "300x300", "--mode", "pad", "--gravity", "smart"], in: folder)
+        XCTAssertEqual(smart.status, 2)
+        XCTAssertTrue(smart.errors.contains("--gravity smart picks a crop's window: it needs --mode crop"), smart.errors)
+    }
+
+    /// `--gravity smart` cuts the window of most interest, as the library does; it needs a crop.
+    func testSmartGravityCutsWhatTheLibraryCuts() throws {
+        let folder = try CLIRunner.temporaryFolder()
+        let source = CLIRunner.media.appendingPathComponent("harbour.jpg").path
+        let result = try CLIRunner.run(["decode", source, "--size", "300x100", "--mode", "crop", "--gravity", "smart", "-o", "smart.png"], in: folder)
+        XCTAssertEqual(result.status, 0, result.errors)
+        XCTAssertTrue(result.output.contains("300x100 PNG, 1 frame"), result.output)
+        let written = try ImageDecoder.decode(.file(path: folder.appendingPathComponent("smart.png").path))
+        let expected = try ImageDecoder.decode(
+            .file(path: source), options: DecodingOptions(targetSize: PixelSize(width: 300, height: 100), contentMode: .crop, gravity: .smart))
+        XCTAssertTrue(written.frames[0].bitmap.pixels == expected.frames[0].bitmap.pixels)
+        let refused = try CLIRunner.run(["decode", source, "--size", "300x100", "--gravity", "smart", "-o", "x.png"], in: folder)
+        XCTAssertEqual(refused.status, 2)
+        XCTAssertTrue(refused.errors.contains("--gravity and --focus place a crop or a padding: they need --mode crop or pad"), refused.errors)
     }
 
     /// `--size 300x` and `--size x100` give one side; the other follows the source (3000x2000).

@@ -111,6 +111,13 @@ final class DecodeMemoryGateTests: XCTestCase {
         let padded = DecodingOptions(targetSize: PixelSize(width: 1000, height: 1000), contentMode: .pad)
         XCTAssertEqual(VariantRenderer.estimatedDecodeMemory(jpeg, targets: [padded], passBudget: 64 << 20),
                        4000 * 3000 * 4 + 3 * 1000 * 1000 * 4)
+        // A smart crop holds its frames at the fill size until they are cut, as many as the budget
+        // allows at the cut size: 8 frames of 100x100 (40,000 bytes each) in 320,000, held at 200x100.
+        let wide = ImageInspection(format: .gif, size: PixelSize(width: 1000, height: 500))
+        let smart = DecodingOptions(
+            targetSize: PixelSize(width: 100, height: 100), contentMode: .crop, gravity: .smart, frameBudgetBytes: 320_000)
+        XCTAssertEqual(VariantRenderer.estimatedDecodeMemory(wide, targets: [smart], passBudget: 64 << 20),
+                       1000 * 500 * 8 + 3 * 8 * 200 * 100 * 4)
         // Many targets: at most the pass budget beside the largest (1000x1000 fits 750x1000 of the
         // 3000x4000 picture).
         let sizes = (1...20).map { DecodingOptions(targetSize: PixelSize(width: 50 * $0, height: 50 * $0)) }

@@ -168,13 +168,13 @@ final class ImgproxySignedURLTests: XCTestCase {
     /// The signature is checked before any option is read: a signed URL with an option imgcache
     /// lacks gets a 400 naming it, the same URL unsigned under a key a 403.
     func testTheSignatureIsCheckedBeforeTheOptions() throws {
-        let cases = [Case(source: Self.photo, plain: false, extension: "png", params: Params(resizing_type: "fill", width: 300, height: 400, gravity: "sm"))]
+        let cases = [Case(source: Self.photo, plain: false, extension: "png", params: Params(resizing_type: "fill", width: 300, height: 400, gravity: "obj"))]
         let signed = try ImgproxySigner.paths(cases, keyHex: ServeParsing.keyHex, saltHex: ServeParsing.saltHex).paths[0]
         let unsigned = try ImgproxySigner.paths(cases, keyHex: nil, saltHex: nil).paths[0]
         let parser = try ServeParsing.signed()
         XCTAssertEqual(
             ServeParsing.error(signed, parser: parser),
-            .unsupportedOption(name: "g", detail: "gravity 'sm' is not supported: give ce, no, so, ea, we, noea, nowe, soea, sowe or fp:X:Y"))
+            .unsupportedOption(name: "g", detail: "gravity 'obj' is not supported: give ce, no, so, ea, we, noea, nowe, soea, sowe, sm or fp:X:Y"))
         XCTAssertEqual(ServeParsing.error(unsigned, parser: parser)?.httpStatus, 403)
     }
 }

@@ -44,6 +44,8 @@ final class ServeOptionTests: XCTestCase {
             (["rs:fill:8:8", "g:we", "g:ea"], ImageRequest(url: url, target: size(8, 8), contentMode: .crop, gravity: .east)),
             (["rs:fill:8:8", "g:fp:0.3:.25"], ImageRequest(url: url, target: size(8, 8), contentMode: .crop, gravity: .focus(x: 0.3, y: 0.25))),
             (["g:fp:1:0", "rs:fill:8:8"], ImageRequest(url: url, target: size(8, 8), contentMode: .crop, gravity: .focus(x: 1, y: 0))),
+            (["rs:fill:8:8", "g:sm"], ImageRequest(url: url, target: size(8, 8), contentMode: .crop, gravity: .smart)),
+            (["gravity:sm:0:0", "rs:fill:8:8"], ImageRequest(url: url, target: size(8, 8), contentMode: .crop, gravity: .smart)),
             // Without a target, a resizing type has no effect (as in imgproxy).
             (["rt:auto"], ImageRequest(url: url)),
             (["rs:force:0:0"], ImageRequest(url: url)),
@@ -169,17 +171,18 @@ final class ServeOptionTests: XCTestCase {
             (["rs:auto:10:10"], "", .unsupportedOption(name: "rs", detail: "auto picks fill or fit by the source's orientation: give fit or fill")),
             (["wd:iphone-16-pro:small", "resizing_type:auto"], "",
              .unsupportedOption(name: "resizing_type", detail: "auto picks fill or fit by the source's orientation: give fit or fill")),
-            (["g:sm"], "", .unsupportedOption(
-                name: "g", detail: "gravity 'sm' is not supported: give ce, no, so, ea, we, noea, nowe, soea, sowe or fp:X:Y")),
+            (["g:objw"], "", .unsupportedOption(
+                name: "g", detail: "gravity 'objw' is not supported: give ce, no, so, ea, we, noea, nowe, soea, sowe, sm or fp:X:Y")),
             (["gravity:obj"], "", .unsupportedOption(
-                name: "gravity", detail: "gravity 'obj' is not supported: give ce, no, so, ea, we, noea, nowe, soea, sowe or fp:X:Y")),
+                name: "gravity", detail: "gravity 'obj' is not supported: give ce, no, so, ea, we, noea, nowe, soea, sowe, sm or fp:X:Y")),
+            (["g:sm:3:0"], "", .unsupportedOption(name: "g", detail: "gravity offsets are not supported: give g:sm alone")),
             (["g:ce:10:0"], "", .unsupportedOption(name: "g", detail: "gravity offsets are not supported: give g:ce alone")),
             (["g:no:0:5"], "", .unsupportedOption(name: "g", detail: "gravity offsets are not supported: give g:no alone")),
             (["ex:1"], "", .unsupportedOption(name: "ex", detail: Self.extendDetail)),
             (["rs:fill:10:10:0:t"], "", .unsupportedOption(name: "rs", detail: Self.extendDetail)),
             (["w:10", "extend:1"], "", .unsupportedOption(name: "extend", detail: Self.extendDetail)),
             (["ex:1:sm", "w:10", "h:10"], "", .unsupportedOption(
-                name: "ex", detail: "gravity 'sm' is not supported: give ce, no, so, ea, we, noea, nowe, soea, sowe or fp:X:Y")),
+                name: "ex", detail: "sm picks a crop's window; a padding is placed at ce, no, so, ea, we, noea, nowe, soea, sowe or fp:X:Y")),
             (["format:avif"], "", .unsupportedOption(name: "format", detail: "avif output is not supported: jpg, png, gif or webp")),
             ([], "best", .unsupportedOption(name: "extension", detail: "best output is not supported: jpg, png, gif or webp")),
             ([], "tga", .invalidOption(name: "extension", detail: "'tga' is no image format: jpg, png, gif or webp")),

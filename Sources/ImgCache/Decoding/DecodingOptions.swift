@@ -10,7 +10,9 @@ public struct DecodingOptions: Sendable, Hashable {
     public var sourceRegion: PixelRect?
     /// How the source is fitted to `targetSize`. Default `.fit`.
     public var contentMode: ContentMode
-    /// Which part a crop keeps (`.crop`), or where a padded image sits (`.pad`). Default `.center`.
+    /// Which part a crop keeps (`.crop`), or where a padded image sits (`.pad`; `.smart` is the
+    /// centre there). Default `.center`. A `.smart` crop decodes to the `.fill` size and is cut
+    /// to the target by `AttentionCrop` before the frames are handed over.
     public var gravity: CropGravity
     /// Whether a source smaller than the target is scaled up. Default false.
     public var allowsUpscaling: Bool
@@ -83,10 +85,11 @@ public struct DecodingOptions: Sendable, Hashable {
     /// The frame budgets accepted: 0 to 64 MiB.
     public static let frameBudgets = 0...(64 << 20)
 
-    /// Frames kept when each output frame is `frameSize` (the target's size under `.pad`, as the
-    /// frames are padded to it): min(maxFrames, budget / (w x h x 4)), at least 1.
+    /// Frames kept when each output frame is `frameSize`: min(maxFrames, budget / (w x h x 4)), at
+    /// least 1, counting each frame at the size it ends at (the target's under `.pad`, as frames
+    /// are padded to it; a smart crop's cut).
     func framesToKeep(frameSize: PixelSize) -> Int {
-        let keptSize = contentMode == .pad ? targetSize ?? frameSize : frameSize
+        let keptSize = contentMode == .pad ? targetSize ?? frameSize : AttentionCrop(for: self)?.cropSize(of: frameSize) ?? frameSize
         let (frameBytes, overflow) = keptSize.area.multipliedReportingOverflow(by: 4)
         return overflow ? 1 : max(1, min(maxFrames, frameBudgetBytes / max(1, frameBytes)))
     }
@@ -103,6 +106,8 @@ public struct DecodingOptions: Sendable, Hashable {
     private func unlimitedGeometry(forStoredSize storedSize: PixelSize, orientation: ImageOrientation) throws -> ResizeGeometry {
         let target = orientation.swapsAxes ? targetSize?.transposed : targetSize
         let focus = gravity.stored(in: orientation)
+        // A smart crop is cut after decoding, from the fill size.
+        let contentMode = AttentionCrop(for: self) == nil ? contentMode : .fill
         guard let sourceRegion else {
             return ResizeGeometry.plan(
                 source: storedSize, target: target, mode: contentMode, allowsUpscaling: allowsUpscaling, focus: focus)

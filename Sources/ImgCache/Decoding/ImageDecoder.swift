@@ -27,21 +27,32 @@ public enum ImageDecoder {
     }
 
     /// Decodes `source`, handing each kept frame to `onFrame` as soon as it is ready, so that a caller
-    /// that writes frames out need not hold them all. Returns what was learned of the source.
+    /// that writes frames out need not hold them all (but a smart crop, `CropGravity.smart`, holds
+    /// them all until its window is found). Returns what was learned of the source.
     @discardableResult
     public static func decode(
         _ source: ImageSource, options: DecodingOptions = DecodingOptions(), onFrame: FrameHandler
     ) throws -> ImageInfo {
         try options.validate()
         let format = try source.sniffFormat()
-        return try source.withInput { input in
-            try decode(input, format: format, targets: [options]) { _, frame, info in try onFrame(frame, info) }
+        guard let crop = AttentionCrop(for: options) else {
+            return try source.withInput { input in
+                try decode(input, format: format, targets: [options]) { _, frame, info in try onFrame(frame, info) }
+            }
         }
+        var frames: [ImageFrame] = []
+        let info = try source.withInput { input in
+            try decode(input, format: format, targets: [options]) { _, frame, _ in frames.append(frame) }
+        }
+        let cropped = try crop.process(DecodedImage(info: info, frames: frames), context: ImageProcessingContext())
+        for frame in cropped.frames { try onFrame(frame, info) }
+        return info
     }
 
     /// Decodes `source` once for several targets and hands each target's image to `onImage` with
-    /// the target's index, as soon as the pass that made it ends: the images of one pass are handed
-    /// over concurrently, on up to one thread per core, so that encoding them uses every core.
+    /// the target's index, as soon as the pass that made it ends (a smart crop cut to its window):
+    /// the images of one pass are handed over concurrently, on up to one thread per core, so that
+    /// encoding them uses every core.
     ///
     /// Targets are decoded together in passes whose output frames (width x height x 4 bytes, times
     /// the frames each keeps) fit `passBudgetBytes` (a target larger than the budget gets a pass of
@@ -86,7 +97,10 @@ public enum ImageDecoder {
             frames = []
             let failure = Mutex<(any Error)?>(nil)
             DispatchQueue.concurrentPerform(iterations: pass.count) { offset in
-                do { try onImage(pass[offset], images[offset]) } catch { failure.withLock { $0 = $0 ?? error } }
+                do {
+                    let crop = AttentionCrop(for: targets[pass[offset]])
+                    try onImage(pass[offset], try crop?.process(images[offset], context: ImageProcessingContext()) ?? images[offset])
+                } catch { failure.withLock { $0 = $0 ?? error } }
             }
             if let error = failure.withLock({ $0 }) { throw error }
         }

@@ -3,7 +3,7 @@
 /// image allows, so that this point of the image is at its centre: `north` keeps the top edge,
 /// `southEast` the bottom right corner, `focus(x: 0.3, y: 0.2)` the part around a point 30% across
 /// and 20% down. Edges and directions are those of the image as displayed (after its EXIF
-/// orientation). As imgproxy's gravity (`ce`, `no`, `so`, `ea`, `we`, `noea`, ..., `fp:X:Y`).
+/// orientation). As imgproxy's gravity (`ce`, `no`, `so`, `ea`, `we`, `noea`, ..., `fp:X:Y`, `sm`).
 public enum CropGravity: Sendable, Hashable {
     case center
     case north
@@ -17,24 +17,29 @@ public enum CropGravity: Sendable, Hashable {
     /// The point in fractions of the image's displayed width and height, 0...1 from the top left
     /// (of the source region, when the request has one).
     case focus(x: Double, y: Double)
+    /// The window of most interest, measured on the decoded frames as libvips' `attention`
+    /// smartcrop measures it (edges, skin tones, saturation): see `AttentionCrop`.
+    case smart
 
     /// Every gravity but `focus`, with its name.
     public static let named: [(name: String, gravity: CropGravity)] = [
         ("center", .center), ("north", .north), ("south", .south), ("east", .east), ("west", .west),
         ("north-east", .northEast), ("north-west", .northWest), ("south-east", .southEast), ("south-west", .southWest),
+        ("smart", .smart),
     ]
 
-    /// The gravity called `name` (`center`, `north`, ..., `north-east`, ...; see `named`).
+    /// The gravity called `name` (`center`, `north`, ..., `north-east`, ..., `smart`; see `named`).
     public init?(name: String) {
         guard let found = Self.named.first(where: { $0.name == name }) else { return nil }
         self = found.gravity
     }
 
     /// The point of the displayed image the window is centred on, in fractions of its size: an
-    /// edge's middle or a corner for the compass gravities.
+    /// edge's middle or a corner for the compass gravities; the centre for `smart`, whose window
+    /// is placed after decoding (a smart crop decodes as a fill, with no window to place).
     var point: (x: Double, y: Double) {
         switch self {
-        case .center: return (0.5, 0.5)
+        case .center, .smart: return (0.5, 0.5)
         case .north: return (0.5, 0)
         case .south: return (0.5, 1)
         case .east: return (1, 0.5)

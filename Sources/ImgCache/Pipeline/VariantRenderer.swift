@@ -90,7 +90,7 @@ struct VariantRenderer: Sendable {
     ///   canvas and a copy to restore): what an interlaced PNG, a progressive JPEG or a GIF holds at
     ///   the source's resolution;
     /// - three times each target's output frames (the frames, the encoder's copy and its output;
-    ///   at the target's size when padded), of which a multi-target decode holds `passBudget` at
+    ///   at the target's size when padded, at the fill size for a smart crop), of which a multi-target decode holds `passBudget` at
     ///   once beside the largest.
     /// A target that will fail (over the output limit, a region that does not fit) counts nothing.
     static func estimatedDecodeMemory(_ header: ImageInspection, targets: [DecodingOptions], passBudget: Int) -> Int {
@@ -104,7 +104,8 @@ struct VariantRenderer: Sendable {
             let output = options.contentMode == .pad ? options.targetSize ?? fitted : fitted
             let frame = Double(output.area) * 4
             guard decoder?.canAnimate == true else { return frame }
-            return max(frame, min(Double(options.frameBudgetBytes), frame * Double(options.maxFrames)))
+            // Frames kept by the budget at the size they end at; a smart crop holds them uncut.
+            return frame * Double(options.framesToKeep(frameSize: fitted))
         }
         let held = min(outputs.reduce(0, +), (outputs.max() ?? 0) + Double(passBudget))
         return Int(min(working + 3 * held, Double(Int.max / 2)))

@@ -49,7 +49,11 @@ extension ServeOptions {
     mutating func applyExtend(_ option: ServeOption) throws(ServeURLError) {
         try option.expect(1...4, "ex:EXTEND:GRAVITY")
         try setExtend(option, 0)
-        if option.arguments.count > 1 { extendGravity = try Self.gravity(option, from: 1, usage: "ex:1:TYPE or ex:1:fp:X:Y") }
+        guard option.arguments.count > 1 else { return }
+        extendGravity = try Self.gravity(option, from: 1, usage: "ex:1:TYPE or ex:1:fp:X:Y")
+        if extendGravity == .smart {
+            throw .unsupportedOption(name: option.name, detail: "sm picks a crop's window; a padding is placed at ce, no, so, ea, we, noea, nowe, soea, sowe or fp:X:Y")
+        }
     }
 
     /// `bg:R:G:B` (each 0 to 255) or `bg:RRGGBB` (imgproxy's), or `bg:RRGGBBAA`: the padding's
@@ -71,12 +75,12 @@ extension ServeOptions {
     /// imgproxy's gravity types imgcache has, by name.
     private static let gravities: [String: CropGravity] = [
         "ce": .center, "no": .north, "so": .south, "ea": .east, "we": .west,
-        "noea": .northEast, "nowe": .northWest, "soea": .southEast, "sowe": .southWest,
+        "noea": .northEast, "nowe": .northWest, "soea": .southEast, "sowe": .southWest, "sm": .smart,
     ]
 
-    /// `g:TYPE` (`ce`, `no`, `so`, `ea`, `we`, `noea`, `nowe`, `soea`, `sowe`; offsets, if any,
-    /// 0) or `g:fp:X:Y` (a focal point in fractions 0 to 1 of the source): which part a fill keeps
-    /// (see `CropGravity`). `sm`, `obj` and offsets are not supported.
+    /// `g:TYPE` (`ce`, `no`, `so`, `ea`, `we`, `noea`, `nowe`, `soea`, `sowe`, `sm` for the part of
+    /// most interest; offsets, if any, 0) or `g:fp:X:Y` (a focal point in fractions 0 to 1 of the
+    /// source): which part a fill keeps (see `CropGravity`). `obj` and offsets are not supported.
     mutating func applyGravity(_ option: ServeOption) throws(ServeURLError) {
         try option.expect(1...3, "g:TYPE or g:fp:X:Y")
         gravity = try Self.gravity(option, from: 0, usage: "g:fp:X:Y")
@@ -97,9 +101,9 @@ extension ServeOptions {
             return named
         }
         switch type {
-        case "sm", "obj", "objw":
+        case "obj", "objw":
             throw .unsupportedOption(
-                name: option.name, detail: "gravity '\(type)' is not supported: give ce, no, so, ea, we, noea, nowe, soea, sowe or fp:X:Y")
+                name: option.name, detail: "gravity '\(type)' is not supported: give ce, no, so, ea, we, noea, nowe, soea, sowe, sm or fp:X:Y")
         default:
             throw option.invalid("gravity type '\(ServeURLError.quote(type))' is none of imgproxy's (ce, no, so, ea, we, ..., fp, sm)")
         }

@@ -36,7 +36,7 @@ public enum ServeURLError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// One line, e.g. `unsupported option 'g': gravity 'sm' is not supported: ...`.
+    /// One line, e.g. `unsupported option 'g': gravity 'obj' is not supported: ...`.
     public var description: String {
         switch self {
         case .notFound(let detail): return "not found: \(detail)"
