@@ -28,7 +28,8 @@ final class HostileArgumentTests: XCTestCase {
         ]
         let started = Date()
         try CLIRunner.assertFailures("decode", cases, in: folder)
-        XCTAssertLessThan(Date().timeIntervalSince(started), 10, "each refusal comes before any work")
+        // About 0.1 s a run on an idle machine, 1 s under load; a decode of 400 megapixels takes far longer.
+        XCTAssertLessThan(Date().timeIntervalSince(started), 30, "each refusal comes before any work")
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), [], "nothing was written")
     }
 }
