@@ -9,7 +9,8 @@
 # fetches harbour.jpg for the iPhone 16 Pro's small, medium and large widgets into an empty cache,
 # fetches it again (every variant a disk hit, nothing downloaded), prints the cache's stats, cuts
 # the wallpaper slice behind the medium widget at the top of home-screen.png, draws every widget
-# slot over it, and fetches the first 8 frames of spinner.gif for the small widget.
+# slot over it, fetches the first 8 frames of spinner.gif for the small widget, and crops
+# portrait.jpg to the medium widget at its centre and by --gravity smart.
 #
 # IMGCACHE: the CLI (default $IMGCACHE_BIN, else .build/release/imgcache in the checkout).
 # Environment: DEMO_OUT, the output folder (default out in the checkout; its demo-cache folder is
@@ -29,7 +30,7 @@ out=$(absolute "${DEMO_OUT:-$root/out}")
 cd "$root"
 
 [ -x "$bin" ] || die 2 "$bin is missing; build it (make release) or pass the binary's path"
-for f in harbour.jpg home-screen.png spinner.gif; do
+for f in harbour.jpg portrait.jpg home-screen.png spinner.gif; do
   [ -f "Samples/media/$f" ] || die 2 "Samples/media/$f is missing"
 done
 command -v "$python" >/dev/null || die 2 "needs $python (make setup)"
@@ -94,6 +95,7 @@ origin() {
 
 harbour_is=$(describe Samples/media/harbour.jpg)
 spinner_is=$(describe Samples/media/spinner.gif)
+portrait_is=$(describe Samples/media/portrait.jpg)
 
 step "Starting the local origin: Debian's nginx serving Samples/media on 127.0.0.1 (temporary configuration, stopped when the demo ends)"
 serve_folder "$root/Samples/media" "$work/nginx" '$request_method $uri $status $body_bytes_sent bytes'
@@ -129,9 +131,15 @@ variants "$out/demo-fetch-3.json"
 run "$bin" info "$(path_of "$out/demo-fetch-3.json")"
 origin
 
+step "7. portrait.jpg ($portrait_is, its subject above and left of the middle) for the medium widget: the centre crop, then --gravity smart, which keeps the part of most interest (edges, skin tones, saturation)"
+run "$bin" fetch "$base/portrait.jpg" --device "$device" --widget medium --cache-dir "$cache" -o "$out/portrait-medium-centre.jpg"
+run "$bin" fetch "$base/portrait.jpg" --device "$device" --widget medium --gravity smart --cache-dir "$cache" -o "$out/portrait-medium-smart.jpg"
+origin
+
 step "Outputs, in ${DEMO_OUT:-out}/:"
 echo "  slice-medium-top.png       the wallpaper slice (step 4)"
 echo "  home-screen-overlay.png    the overlay (step 5)"
+echo "  portrait-medium-centre.jpg, portrait-medium-smart.jpg   the centre and smart crops (step 7)"
 echo "  demo-fetch-{1,2,3}.json    what each fetch printed (steps 1, 2 and 6)"
 echo "  demo-cache/                the cache (index.sqlite, and data/ with the files), whose variants are"
 for i in 0 1 2; do echo "    ${widgets[i]}: $(path_of "$out/demo-fetch-2.json" "$i")"; done
