@@ -38,7 +38,7 @@ struct RequestPlan: Sendable {
         originalKey = Self.originalKey(for: request, configuration)
         variantKey = VariantKey.make(
             url: originalKey, pixels: pixels, options: options, format: request.outputFormat, quality: request.quality,
-            processors: request.processorChain)
+            processors: request.processorChain, scale: scale)
     }
 
     /// `image` through the request's processors (as decoded when it has none).

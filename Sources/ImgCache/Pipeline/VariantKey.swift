@@ -6,19 +6,19 @@
 /// A source region adds `;region=WxH+X+Y` at the end, and a colour policy other than the default
 /// `;color=keep` or `;color=ignore` after it, and a crop's gravity other than the centre
 /// `;gravity=north` (or `;gravity=focus:0.3,0.2`) after that, and the request's processors
-/// `;process=blur(sigma=4)|tint(dark)` last; keys without them are unchanged, so variants stored
+/// `;process=blur(sigma=4)|tint(dark)` last (with `;scale=3` when the target's scale is not 1); keys without them are unchanged, so variants stored
 /// before regions, colour policies, gravities and processors existed stay valid.
 enum VariantKey {
     /// - Parameter quality: the JPEG quality `.automatic` uses; nil (the default) for 85.
     static func make(
         url: String, pixels: PixelSize?, options: DecodingOptions, format: ImageRequest.OutputFormat, quality: Int? = nil,
-        processors: ProcessorChain = ProcessorChain(processors: [])
+        processors: ProcessorChain = ProcessorChain(processors: []), scale: Double = 1
     ) -> String {
         let size = pixels.map(\.description) ?? "source"
         return "\(url)\(CacheKey.variantMarker)v2;size=\(size);mode=\(options.contentMode.rawValue);"
             + "upscale=\(options.allowsUpscaling ? 1 : 0);frames=\(options.maxFrames);"
             + "budget=\(options.frameBudgetBytes);format=\(format.keyComponent(quality: quality ?? JPEGEncoder.defaultQuality))"
             + (options.sourceRegion.map { ";region=\($0)" } ?? "") + options.colorPolicy.variantKeyComponent
-            + (options.contentMode == .crop ? options.gravity.variantKeyComponent : "") + processors.variantKeyComponent
+            + (options.contentMode == .crop ? options.gravity.variantKeyComponent : "") + processors.variantKeyComponent(scale: scale)
     }
 }
