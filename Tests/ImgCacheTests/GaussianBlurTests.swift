@@ -119,4 +119,34 @@ final class GaussianBlurTests: XCTestCase {
             }
         }
     }
+
+    func testTheSameURLWithAndWithoutABlurIsTwoVariantsAndTheScaleEntersTheKey() async throws {
+        let loader = CountingLoader()
+        let source = URL(string: "https://example.test/wallpaper.png")!
+        loader.serve(source, .init(data: try PNGEncoder.encode(TestImages.scene(width: 240, height: 160))))
+        var disk = DiskCache.Configuration(root: folder.appendingPathComponent("cache"))
+        disk.syncWrites = false
+        let pipeline = try ImagePipeline(configuration: ImagePipeline.Configuration(dataLoader: loader, diskCache: disk))
+        let target = ImageTarget.points(PointSize(width: 40, height: 40), scale: 2)
+        let blur = try GaussianBlur(sigma: 3)
+        let plain = try await pipeline.image(for: ImageRequest(url: source, target: target, outputFormat: .png))
+        let blurred = try await pipeline.image(for: ImageRequest(url: source, target: target, outputFormat: .png, processors: [blur, Tint.dark]))
+        XCTAssertEqual(blurred.pixelSize, plain.pixelSize)
+        XCTAssertTrue(blurred.variantKey.hasSuffix(";process=blur(sigma=3)|tint(dark);scale=2"), blurred.variantKey)
+        XCTAssertFalse(plain.variantKey.contains("process"), plain.variantKey)
+        let files = try [plain, blurred].map { try XCTUnwrap($0.fileURL) }
+        XCTAssertNotEqual(files[0], files[1])
+        XCTAssertNotEqual(try Data(contentsOf: files[0]), try Data(contentsOf: files[1]))
+        // The blur ran on the resampled frames at the target's scale: 3 points are 6 pixels.
+        let context = ImageProcessingContext(scale: 2)
+        let expected = try Tint.dark.process(try blur.process(plain.image, context: context), context: context)
+        XCTAssertEqual(blurred.image.frames[0].bitmap, expected.frames[0].bitmap)
+        XCTAssertEqual(loader.loads, 1)
+
+        // The same pixel size at scale 1 blurs 3 pixels: another variant.
+        let onePixelPerPoint = try await pipeline.image(for: ImageRequest(
+            url: source, target: .pixels(plain.pixelSize), outputFormat: .png, processors: [blur, Tint.dark]))
+        XCTAssertTrue(onePixelPerPoint.variantKey.hasSuffix(";process=blur(sigma=3)|tint(dark)"), onePixelPerPoint.variantKey)
+        XCTAssertNotEqual(onePixelPerPoint.image.frames[0].bitmap, blurred.image.frames[0].bitmap)
+    }
 }
