@@ -112,6 +112,10 @@ final class GaussianBlurTests: XCTestCase {
         XCTAssertEqual(try GaussianBlur(sigma: 4).identifier, "blur(sigma=4)")
         XCTAssertEqual(try GaussianBlur(sigma: 2.5, unit: .pixels).identifier, "blur(sigma=2.5px)")
         XCTAssertEqual(try GaussianBlur(sigma: 100).sigma, 100)
+        XCTAssertEqual(try GaussianBlur(sigma: 1600, unit: .pixels).sigma, 1600)
+        XCTAssertThrowsError(try GaussianBlur(sigma: 1601, unit: .pixels)) { error in
+            XCTAssertEqual("\(error)", "\(ImgCacheError.invalidArgument("blur sigma 1601.0 is not above 0 and at most 1600 pixels"))")
+        }
         for bad in [0, -1, 100.5, .nan, .infinity, -.infinity] {
             XCTAssertThrowsError(try GaussianBlur(sigma: bad)) { error in
                 guard case ImgCacheError.invalidArgument(let detail) = error else { return XCTFail("\(error)") }

@@ -23,19 +23,22 @@ public struct GaussianBlur: ImageProcessing, Hashable {
         case pixels
     }
 
-    /// The largest sigma accepted, in either unit: 100.
-    public static let maxSigma = 100.0
+    /// The largest sigma accepted in `unit`: 100 points, or 1600 pixels (100 points at the
+    /// largest scale, 16). The cost of a blur does not grow with it.
+    public static func maxSigma(_ unit: Unit) -> Double {
+        unit == .points ? 100 : 100 * ImageTarget.scales.upperBound
+    }
 
-    /// The standard deviation, above 0 and at most `maxSigma`.
+    /// The standard deviation, above 0 and at most `maxSigma(unit)`.
     public let sigma: Double
     /// Default `.points`.
     public let unit: Unit
 
-    /// - Throws: `invalidArgument` for a sigma that is not finite, not above 0 or over `maxSigma`.
+    /// - Throws: `invalidArgument` for a sigma that is not finite, not above 0 or over `maxSigma(unit)`.
     public init(sigma: Double, unit: Unit = .points) throws {
-        guard sigma.isFinite, sigma > 0, sigma <= Self.maxSigma else {
+        guard sigma.isFinite, sigma > 0, sigma <= Self.maxSigma(unit) else {
             throw ImgCacheError.invalidArgument(
-                "blur sigma \(sigma) is not above 0 and at most \(Self.number(Self.maxSigma)) \(unit.rawValue)")
+                "blur sigma \(sigma) is not above 0 and at most \(Self.number(Self.maxSigma(unit))) \(unit.rawValue)")
         }
         self.sigma = sigma
         self.unit = unit
