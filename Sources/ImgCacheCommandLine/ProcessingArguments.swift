@@ -35,7 +35,8 @@ struct ProcessingArguments {
     func processors(pixelsPerPoint: Double? = nil) throws -> [any ImageProcessing] {
         var processors: [any ImageProcessing] = []
         if let blur {
-            processors.append(try pixelsPerPoint.map { try GaussianBlur(sigma: blur * $0, unit: .pixels) } ?? GaussianBlur(sigma: blur))
+            let blur = try pixelsPerPoint.map { try GaussianBlur(sigma: blur * $0, unit: .pixels) } ?? GaussianBlur(sigma: blur)
+            processors.append(blur)
         }
         if let tint { processors.append(tint) }
         return processors

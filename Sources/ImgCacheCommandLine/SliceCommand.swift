@@ -135,7 +135,9 @@ enum SliceCommand: Command {
         let layout = try job.layoutArguments.layout(screenshot: ImageDecoder.inspect(.data(screenshot.data)).size)
         let slots = try job.slots(of: layout)
         let processors = try job.processing.processors(pixelsPerPoint: layout.scale)
-        let requests = slots.map { WallpaperSlicer.request(for: $0, ofScreenshotAt: url, format: job.format, processors: processors) }
+        let requests = slots.map { slot in
+            WallpaperSlicer.request(for: slot, ofScreenshotAt: url, format: job.format, processors: processors)
+        }
         // One slot keeps the bytes of a slice the server forbade storing; several share one download.
         let summaries = requests.count == 1
             ? [try runBlocking { try await pipeline.prepare(requests[0]) }]

@@ -31,15 +31,6 @@ final class GaussianBlurTests: XCTestCase {
         return Array(try Data(contentsOf: URL(fileURLWithPath: output)))
     }
 
-    private func premultiplied(_ pixels: [UInt8]) -> [UInt8] {
-        var result = pixels
-        for index in stride(from: 0, to: pixels.count, by: 4) {
-            let alpha = Int(pixels[index + 3])
-            for channel in 0..<3 { result[index + channel] = UInt8((Int(pixels[index + channel]) * alpha + 127) / 255) }
-        }
-        return result
-    }
-
     private func blurred(_ bitmap: Bitmap, _ blur: GaussianBlur, scale: Double = 1) throws -> Bitmap {
         let image = DecodedImage(info: ImageInfo(format: .png, sourceSize: bitmap.size), frames: [ImageFrame(bitmap: bitmap)])
         return try blur.process(image, context: ImageProcessingContext(scale: scale)).frames[0].bitmap
@@ -49,7 +40,7 @@ final class GaussianBlurTests: XCTestCase {
     private func psnr(_ bitmap: Bitmap, sigma: Double) throws -> Double {
         let ours = try blurred(bitmap, GaussianBlur(sigma: sigma, unit: .pixels))
         XCTAssertEqual(ours.size, bitmap.size)
-        return PSNR.of(premultiplied(ours.pixels), try pillowBlur(bitmap, sigma: sigma))
+        return PSNR.of(PSNR.premultiplied(ours.pixels), try pillowBlur(bitmap, sigma: sigma))
     }
 
     func testOpaqueAndTranslucentImagesMatchPillowAtSmallAndLargeSigmas() throws {

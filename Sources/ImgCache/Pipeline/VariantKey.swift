@@ -6,8 +6,9 @@
 /// A source region adds `;region=WxH+X+Y` at the end, and a colour policy other than the default
 /// `;color=keep` or `;color=ignore` after it, and a crop's gravity other than the centre
 /// `;gravity=north` (or `;gravity=focus:0.3,0.2`) after that, and the request's processors
-/// `;process=blur(sigma=4)|tint(dark)` last (with `;scale=3` when the target's scale is not 1); keys without them are unchanged, so variants stored
-/// before regions, colour policies, gravities and processors existed stay valid.
+/// `;process=blur(sigma=4)|tint(dark)` last (then `;scale=3` when the target's scale is not 1);
+/// keys without them are unchanged, so variants stored before regions, colour policies, gravities
+/// and processors existed stay valid.
 enum VariantKey {
     /// - Parameter quality: the JPEG quality `.automatic` uses; nil (the default) for 85.
     static func make(
