@@ -144,24 +144,26 @@ private struct BlurRows {
     private static func load(_ pixels: UnsafePointer<UInt8>, stride: Int, count: Int, into line: UnsafeMutablePointer<SIMD4<Float>>) {
         for index in 0..<count {
             let pixel = pixels + index * stride
-            let alpha = Float(pixel[3])
-            let scale = alpha * (1 / 255)
-            line[index] = SIMD4(Float(pixel[0]) * scale, Float(pixel[1]) * scale, Float(pixel[2]) * scale, alpha)
+            let value = SIMD4<Float>(SIMD4(pixel[0], pixel[1], pixel[2], pixel[3]))
+            let scale = value.w * (1 / 255)
+            line[index] = value * SIMD4(scale, scale, scale, 1)
         }
     }
 
-    /// `count` premultiplied float pixels written as straight RGBA8, rounded, `stride` bytes apart.
+    /// `count` premultiplied float pixels written as straight RGBA8, rounded to nearest (half to
+    /// even), `stride` bytes apart.
     @inline(__always)
     private static func store(_ line: UnsafePointer<SIMD4<Float>>, count: Int, into pixels: UnsafeMutablePointer<UInt8>, stride: Int) {
         for index in 0..<count {
             let value = line[index]
+            let unpremultiply: Float = value.w >= 0.5 ? 255 / value.w : 0
+            let straight = (value * SIMD4(unpremultiply, unpremultiply, unpremultiply, 1))
+                .clamped(lowerBound: SIMD4(repeating: 0), upperBound: SIMD4(repeating: 255))
+            // Adding 1.5 x 2^23 leaves the rounded value in the low mantissa bits.
+            let rounded = unsafeBitCast(straight + SIMD4<Float>(repeating: 12_582_912), to: SIMD4<UInt32>.self)
+            let bytes = SIMD4<UInt8>(truncatingIfNeeded: rounded)
             let pixel = pixels + index * stride
-            let alpha = min(max(value.w, 0), 255)
-            pixel[3] = UInt8(alpha.rounded())
-            let unpremultiply: Float = alpha >= 0.5 ? 255 / alpha : 0
-            pixel[0] = UInt8(min(max(value.x * unpremultiply, 0), 255).rounded())
-            pixel[1] = UInt8(min(max(value.y * unpremultiply, 0), 255).rounded())
-            pixel[2] = UInt8(min(max(value.z * unpremultiply, 0), 255).rounded())
+            (pixel[0], pixel[1], pixel[2], pixel[3]) = (bytes.x, bytes.y, bytes.z, bytes.w)
         }
     }
 
