@@ -7,7 +7,7 @@ struct ProcessingArguments {
     static let help = """
           --blur SIGMA        a Gaussian blur of SIGMA points, above 0 and at most 100: pixels =
                               SIGMA x the target's scale (1 for --size without --scale), run on
-                              the resized image (part of the variant's key)
+                              the resized image (part of a cached variant's key)
           --tint TINT         laid over the image after any blur: light or dark (Widget-Blur's
                               overlays), none (default), or a colour RRGGBB or RRGGBBAA, source-over
         """
