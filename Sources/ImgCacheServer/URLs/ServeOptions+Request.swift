@@ -5,9 +5,9 @@ import ImgCache
 extension ServeOptions {
     /// The request for `source`: the target and content mode (`targetAndMode`), upscaling,
     /// frames, budget, the output format and quality, the colour policy, the blur and tint, and
-    /// for a cache buster a cache key of the source's key under `keyPolicy` and the buster. A slice waits for the
-    /// screenshot's size (`ServeSlice`); it is PNG with the screenshot's colour profile kept
-    /// unless `f` or `cp` say otherwise, as the CLI's `slice`.
+    /// for a cache buster a cache key of the source's key under `keyPolicy` and the buster. A
+    /// slice waits for the screenshot's size (`ServeSlice`); it is PNG with the screenshot's
+    /// colour profile kept unless `f` or `cp` say otherwise, as the CLI's `slice`.
     func request(source: URL, keyPolicy: CacheKeyPolicy) throws(ServeURLError) -> ServeRequest {
         let (target, mode) = try targetAndMode()
         let isSlice = slice != nil
