@@ -17,6 +17,7 @@ enum DecodeCommand: Command {
 
         Options:
         \(TargetArguments.help)
+        \(ProcessingArguments.help)
           --quality Q         JPEG or WebP quality 1-100 (default 85)
           --max-bytes N       the output's byte cap: JPEG and WebP at the largest quality up to Q
                               that fits (WebP lossy then), other formats as they are; what cannot
@@ -33,6 +34,8 @@ enum DecodeCommand: Command {
         let target = try TargetArguments.parse(&arguments, cacheDirectory: false)
         guard !target.targets.isEmpty else { throw UsageError("--size WxH (or --device with --widget) is required") }
         var options = try target.decodingOptions(verb: "decode")
+        let processors = try ProcessingArguments.parse(&arguments).processors()
+        let scale = try target.singleTarget(verb: "decode")?.resolve().scale ?? 1
         options.acceptsTruncatedData = arguments.flag("--accept-truncated")
         let quality = try arguments.value("--quality", expected: "a number from 1 to 100") { Int($0) }
             ?? JPEGEncoder.defaultQuality
@@ -47,18 +50,29 @@ enum DecodeCommand: Command {
         case .automatic, .gif, .webp, .webpLossless: break
         }
         let writer = try OutputWriter(format: format, quality: quality, maxBytes: maxBytes, colorPolicy: options.colorPolicy)
-        let processors = target.frameProcessors(targetPixels: options.targetSize)
-        let info = try ImageDecoder.decode(source, options: options) { frame, info in
-            var image = DecodedImage(info: info, frames: [frame])
-            for processor in processors { image = try processor.process(image, context: ImageProcessingContext()) }
-            try writer.add(image.frames[0], info: info)
-        }
+        // The pipeline's order: the blur and tint, then a padding and the background.
+        let allProcessors = processors + target.frameProcessors(targetPixels: options.targetSize)
+        let info = try allProcessors.isEmpty
+            ? ImageDecoder.decode(source, options: options) { frame, info in try writer.add(frame, info: info) }
+            : processed(source, options: options, processors: allProcessors, scale: scale, into: writer)
         let result = try writer.finish()
         let path = outputPath ?? defaultOutputPath(input: input, size: result.size, format: result.format)
         try write(result.data, to: path)
         let frames = result.frameCount == 1 ? "1 frame" : "\(result.frameCount) frames"
         print("\(path): \(result.size) \(result.format.rawValue.uppercased()), \(frames), \(result.data.count) bytes"
             + " (source \(info.format.rawValue.uppercased()) \(info.sourceSize)\(info.isTruncated ? ", truncated" : ""))")
+    }
+
+    /// Decodes `source` whole, runs `processors` on its frames (at `scale` pixels per point) and
+    /// hands the frames to `writer`; returns what the decode learned.
+    private static func processed(
+        _ source: ImageSource, options: DecodingOptions, processors: [any ImageProcessing], scale: Double, into writer: OutputWriter
+    ) throws -> ImageInfo {
+        var image = try ImageDecoder.decode(source, options: options)
+        let context = ImageProcessingContext(scale: scale, targetSize: options.targetSize)
+        for processor in processors { image = try processor.process(image, context: context) }
+        for frame in image.frames { try writer.add(frame, info: image.info) }
+        return image.info
     }
 
     private static func defaultOutputPath(input: String, size: PixelSize, format: ImageFormat) -> String {

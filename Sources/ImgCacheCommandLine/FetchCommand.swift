@@ -17,6 +17,7 @@ enum FetchCommand: Command {
 
         Options:
         \(TargetArguments.help)
+        \(ProcessingArguments.help)
         \(TargetArguments.cacheHelp)
         \(RequestArguments.help)
           --cache-key KEY     the image's own cache key, instead of its URL (a signed URL's object id)
@@ -29,6 +30,7 @@ enum FetchCommand: Command {
     static func run(_ arguments: inout ArgumentList) throws {
         let fetch = try TargetArguments.parse(&arguments, cacheDirectory: true)
         var options = try RequestArguments.parse(&arguments)
+        let processors = try ProcessingArguments.parse(&arguments).processors()
         let cacheKey = try arguments.value("--cache-key")
         let json = arguments.flag("--json")
         let output = try arguments.value("-o", "--output")
@@ -40,6 +42,7 @@ enum FetchCommand: Command {
         let requests = try fetch.requests(for: source).map { request in
             var request = options.applied(to: request)
             request.cacheKey = cacheKey
+            request.processors = processors
             return request
         }
         let pipeline = try fetch.pipeline(applying: options)

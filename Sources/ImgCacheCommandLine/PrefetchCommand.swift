@@ -20,6 +20,7 @@ enum PrefetchCommand: Command {
 
         Options:
         \(TargetArguments.help)
+        \(ProcessingArguments.help)
         \(TargetArguments.cacheHelp)
         \(RequestArguments.help)
           --json              print the summary as JSON (every URL with its path or error)
@@ -31,6 +32,7 @@ enum PrefetchCommand: Command {
     static func run(_ arguments: inout ArgumentList) throws {
         let fetch = try TargetArguments.parse(&arguments, cacheDirectory: true)
         let options = try RequestArguments.parse(&arguments)
+        let processors = try ProcessingArguments.parse(&arguments).processors()
         let json = arguments.flag("--json")
         let metricsFile = try arguments.value("--metrics")
         let words = try arguments.positionals(arguments.isEmpty ? 0 : 1, usage: "imgcache prefetch [FILE|-] [options]")
@@ -40,6 +42,7 @@ enum PrefetchCommand: Command {
                 // A background job: requests a user waits for (in a process sharing the pipeline) go first.
                 var request = options.applied(to: request)
                 request.priority = .low
+                request.processors = processors
                 return (source, request)
             }
         }

@@ -28,6 +28,10 @@ enum SliceCommand: Command {
                               folder; for a URL: nothing is written, the cached slice's path is
                               printed
           --quality Q         JPEG quality 1-100 when OUT ends in .jpg (default 85)
+          --blur SIGMA        blur the slice: a Gaussian of SIGMA points (pixels = SIGMA x the
+                              screen's scale), above 0 and at most 100
+          --tint TINT         after any blur: light or dark (Widget-Blur's overlays), none
+                              (default), or a colour RRGGBB or RRGGBBAA laid over it
           --json              print a JSON object for the slice (an array with --all): its slot,
                               "pixels" and "points", "path", "format", "bytes", the layout's
                               screenshot, scale, source, "estimated" and "expected_error_px", and
@@ -43,6 +47,7 @@ enum SliceCommand: Command {
         let output: String?
         let format: ImageRequest.OutputFormat
         let json: Bool
+        let processing: ProcessingArguments
 
         func slots(of layout: HomeScreenLayout) throws -> [WidgetSlot] {
             guard let slot else { return layout.slots }
@@ -71,6 +76,7 @@ enum SliceCommand: Command {
         let position = try arguments.value("--position", expected: "one of \(positions)") { SlotPosition(rawValue: $0) }
         let all = arguments.flag("--all")
         let json = arguments.flag("--json")
+        let processing = try ProcessingArguments.parse(&arguments)
         let quality = try arguments.value("--quality", expected: "a number from 1 to 100") { Int($0) }
             ?? JPEGEncoder.defaultQuality
         let output = try arguments.value("-o", "--output")
@@ -90,7 +96,8 @@ enum SliceCommand: Command {
                 throw UsageError("a slice is PNG or JPEG: '\(output)' names another format")
             }
         }
-        let job = Job(layoutArguments: layoutArguments, slot: slot, output: output, format: format, json: json)
+        let job = Job(
+            layoutArguments: layoutArguments, slot: slot, output: output, format: format, json: json, processing: processing)
         let reports = source.contains("://")
             ? try sliceThroughCache(try TargetArguments.url(for: source), job, cacheDirectory: cacheDirectory)
             : try sliceFile(source, job)
@@ -103,7 +110,8 @@ enum SliceCommand: Command {
     private static func sliceFile(_ path: String, _ job: Job) throws -> [[String: Any]] {
         let screenshot = ImageSource.file(path: path)
         let layout = try job.layoutArguments.layout(screenshot: ImageDecoder.inspect(screenshot).size)
-        let slices = try WallpaperSlicer(screenshot: screenshot, layout: layout).slices(job.slots(of: layout))
+        let slices = try WallpaperSlicer(screenshot: screenshot, layout: layout)
+            .slices(job.slots(of: layout), processors: job.processing.processors(pixelsPerPoint: layout.scale))
         return try slices.map { slice in
             let data: Data
             switch job.format {
@@ -128,7 +136,10 @@ enum SliceCommand: Command {
         let screenshot = try runBlocking { try await pipeline.data(for: url) }
         let layout = try job.layoutArguments.layout(screenshot: ImageDecoder.inspect(.data(screenshot.data)).size)
         let slots = try job.slots(of: layout)
-        let requests = slots.map { WallpaperSlicer.request(for: $0, ofScreenshotAt: url, format: job.format) }
+        let processors = try job.processing.processors(pixelsPerPoint: layout.scale)
+        let requests = slots.map { slot in
+            WallpaperSlicer.request(for: slot, ofScreenshotAt: url, format: job.format, processors: processors)
+        }
         // One slot keeps the bytes of a slice the server forbade storing; several share one download.
         let summaries = requests.count == 1
             ? [try runBlocking { try await pipeline.prepare(requests[0]) }]

@@ -29,17 +29,6 @@ final class ResamplerQualityTests: XCTestCase {
         return Array(try Data(contentsOf: URL(fileURLWithPath: output)))
     }
 
-    private func premultiplied(_ pixels: [UInt8]) -> [UInt8] {
-        var result = pixels
-        for index in stride(from: 0, to: pixels.count, by: 4) {
-            let alpha = Int(pixels[index + 3])
-            for channel in 0..<3 {
-                result[index + channel] = UInt8((Int(pixels[index + channel]) * alpha + 127) / 255)
-            }
-        }
-        return result
-    }
-
     /// Decodes `path` to `testCase.target` and returns the PSNR against the area average of
     /// `fullDecode` (a PNG of the full-size decode; `path` itself by default).
     private func measure(_ path: String, _ testCase: Case, fullDecode: String? = nil,
@@ -47,7 +36,7 @@ final class ResamplerQualityTests: XCTestCase {
         let decoded = try ImageDecoder.decode(.file(path: path), options: DecodingOptions(targetSize: testCase.target))
         XCTAssertEqual(decoded.size, testCase.target, file: file, line: line)
         let reference = try referenceAreaAverage(fullDecode ?? path, testCase.target, upsample: testCase.upsample)
-        let value = PSNR.of(premultiplied(decoded.frames[0].bitmap.pixels), reference)
+        let value = PSNR.of(PSNR.premultiplied(decoded.frames[0].bitmap.pixels), reference)
         XCTAssertGreaterThanOrEqual(value, 40, "PSNR at \(testCase.target)", file: file, line: line)
         return value
     }

@@ -50,6 +50,10 @@ final class ServeSignedURLTests: XCTestCase {
             Case(url: .init(nginx.url("/photo.jpg"), type: "fill", width: 200, height: 50, gravity: "fp:0.5:0.2"),
                  fetch: ["--size", "200x50", "--mode", "crop", "--focus", "0.5,0.2"], format: .jpeg,
                  size: PixelSize(width: 200, height: 50), frames: 1),
+            // imgproxy's blur (pixels of the result) and imgcache's tint: what fetch's --blur (points, here at 1x) makes.
+            Case(url: .init(nginx.url("/photo.jpg"), type: "fill", width: 200, height: 150, advanced: ["bl:3", "ti:dark"]),
+                 fetch: ["--size", "200x150", "--mode", "crop", "--blur", "3", "--tint", "dark"], format: .jpeg,
+                 size: PixelSize(width: 200, height: 150), frames: 1),
             Case(url: .init(nginx.url("/photo.jpg"), plain: false, extension: "png", type: "fit", width: 120, height: 120),
                  fetch: ["--size", "120x120", "--mode", "fit", "--format", "png"], format: .png,
                  size: PixelSize(width: 120, height: 90), frames: 1),

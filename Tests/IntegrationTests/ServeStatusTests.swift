@@ -54,8 +54,8 @@ final class ServeStatusTests: XCTestCase {
         let serve = try ServeProcess()
         self.serve = serve
         let source = nginx.url("/photo.jpg")
-        ServeAssert.error(try await client.send(serve.url(try path(source, advanced: ["bl:5"]))), 400,
-                          containing: "unsupported option 'bl'", "blur")
+        ServeAssert.error(try await client.send(serve.url(try path(source, advanced: ["sh:5"]))), 400,
+                          containing: "unsupported option 'sh'", "sharpen")
         ServeAssert.error(try await client.send(serve.url(try path(source, advanced: ["q:abc"]))), 400, containing: "option 'q'", "q:abc")
         ServeAssert.error(try await client.send(serve.url(try path(source, advanced: ["q:101"]))), 400, containing: "option 'q'", "q:101")
         ServeAssert.error(try await client.send(serve.url(try path(source, advanced: ["zz:1"]))), 400, containing: "unknown option 'zz'", "zz")

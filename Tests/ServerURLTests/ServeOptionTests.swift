@@ -133,7 +133,7 @@ final class ServeOptionTests: XCTestCase {
             "crop_ar:1", "car:1", "trim:10", "t:10", "padding:10", "pd:10", "extend_aspect_ratio:1", "extend_ar:1", "exar:1",
             "rotate:90", "rot:90", "flip:1", "fl:1", "objects_position:ce", "obj_pos:ce", "op:ce", "resizing_algorithm:lanczos3",
             "ra:cubic", "background_alpha:0.5", "bga:0.5", "adjust:1:1:1", "a:1", "brightness:10",
-            "br:10", "contrast:1", "co:1", "saturation:1", "sa:1", "monochrome:1", "mc:1", "duotone:1", "dt:1", "blur:2", "bl:2",
+            "br:10", "contrast:1", "co:1", "saturation:1", "sa:1", "monochrome:1", "mc:1", "duotone:1", "dt:1",
             "sharpen:1", "sh:1", "pixelate:5", "pix:5", "unsharp_masking:auto", "ush:auto", "blur_detections:2", "bd:2",
             "draw_detections:1", "dd:1", "colorize:1", "col:1", "gradient:1", "gr:1", "style:abc", "st:abc", "watermark:1",
             "wm:1", "watermark_url:abc", "wmu:abc", "watermark_text:abc", "wmt:abc", "watermark_size:10:10", "wms:10:10",

@@ -27,6 +27,17 @@ public enum PSNR {
         return decibels(squares: squares, samples: samples)
     }
 
+    /// Straight RGBA8 `pixels` premultiplied, rounded as Pillow's "RGBa" rounds: what the tests
+    /// compare translucent images in.
+    public static func premultiplied(_ pixels: [UInt8]) -> [UInt8] {
+        var result = pixels
+        for index in stride(from: 0, to: pixels.count, by: 4) {
+            let alpha = Int(pixels[index + 3])
+            for channel in 0..<3 { result[index + channel] = UInt8((Int(pixels[index + channel]) * alpha + 127) / 255) }
+        }
+        return result
+    }
+
     private static func decibels(squares: Double, samples: Int) -> Double {
         guard samples > 0, squares > 0 else { return .infinity }
         return 10 * log10(255 * 255 / (squares / Double(samples)))

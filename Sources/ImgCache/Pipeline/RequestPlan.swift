@@ -39,7 +39,7 @@ struct RequestPlan: Sendable {
         originalKey = Self.originalKey(for: request, configuration)
         variantKey = VariantKey.make(
             url: originalKey, pixels: pixels, options: options, format: request.outputFormat, quality: request.quality,
-            maxBytes: request.maxBytes, background: request.background, processors: request.processorChain)
+            maxBytes: request.maxBytes, background: request.background, processors: request.processorChain, scale: scale)
         processors = Self.processors(for: request, target: pixels)
     }
 

@@ -58,9 +58,15 @@ public struct WallpaperSlicer: Sendable {
         try slices([layout.slot(family, at: position)])[0].bitmap
     }
 
-    /// The slices of `slots` (default: every slot of the layout), in that order, from one decode.
-    public func slices(_ slots: [WidgetSlot]? = nil) throws -> [Slice] {
+    /// The slices of `slots` (default: every slot of the layout), in that order, from one decode,
+    /// each through `processors` in order (default none), which see the layout's scale
+    /// (`ImageProcessingContext(scale: layout.scale, targetSize: the slot's size)`).
+    /// - Throws: what decoding and the processors throw; `invalidArgument` for a processor's bad
+    ///   identifier or result, as `ImageRequest.processors`.
+    public func slices(_ slots: [WidgetSlot]? = nil, processors: [any ImageProcessing] = []) throws -> [Slice] {
         let slots = slots ?? layout.slots
+        let chain = ProcessorChain(processors: processors)
+        try chain.validate()
         // The screenshot's pixels and profile are kept: a converted slice could show a seam.
         let options = slots.map { DecodingOptions(sourceRegion: $0.rect, maxFrames: 1, limits: limits, colorPolicy: .keep) }
         let images = Mutex([Int: DecodedImage]())
@@ -70,8 +76,12 @@ public struct WallpaperSlicer: Sendable {
         let decoded = images.withLock { $0 }
         return try slots.indices.map { index in
             // `ImageDecoder.decode(_:targets:)` hands over an image for every target, or throws.
-            guard let image = decoded[index] else {
+            guard var image = decoded[index] else {
                 throw ImgCacheError.invalidArgument("no slice was decoded for slot \(slots[index].name)")
+            }
+            if !processors.isEmpty {
+                let context = ImageProcessingContext(scale: layout.scale, targetSize: slots[index].rect.size)
+                image = try chain.apply(to: image, context: context, limits: limits)
             }
             return Slice(
                 slot: slots[index], bitmap: image.frames[0].bitmap,
@@ -81,8 +91,12 @@ public struct WallpaperSlicer: Sendable {
 
     /// The request that makes `slot`'s slice of the screenshot at `url` an `ImagePipeline` variant
     /// of it: the slot's rectangle as `sourceRegion`, no target, in `format` (default PNG, lossless),
-    /// the screenshot's pixels and colour profile kept (`ColorPolicy.keep`).
-    public static func request(for slot: WidgetSlot, ofScreenshotAt url: URL, format: ImageRequest.OutputFormat = .png) -> ImageRequest {
-        ImageRequest(url: url, outputFormat: format, sourceRegion: slot.rect, colorPolicy: .keep)
+    /// the screenshot's pixels and colour profile kept (`ColorPolicy.keep`), through `processors`
+    /// (default none). The request has no target, so its processors see a scale of 1: give sizes
+    /// in pixels (`GaussianBlur(sigma: points x layout.scale, unit: .pixels)`).
+    public static func request(
+        for slot: WidgetSlot, ofScreenshotAt url: URL, format: ImageRequest.OutputFormat = .png, processors: [any ImageProcessing] = []
+    ) -> ImageRequest {
+        ImageRequest(url: url, outputFormat: format, sourceRegion: slot.rect, colorPolicy: .keep, processors: processors)
     }
 }

@@ -24,10 +24,13 @@ struct ProcessorChain: Sendable, Hashable {
         }
     }
 
-    /// What a variant key says of the chain: nothing when it is empty (keys made before
-    /// processors existed stay valid), else `;process=blur(sigma=4)|tint(dark)`.
-    var variantKeyComponent: String {
-        processors.isEmpty ? "" : ";process=" + identifiers.joined(separator: "|")
+    /// What a variant key says of the chain run at `scale` pixels per point: nothing when it is
+    /// empty (keys made before processors existed stay valid), else
+    /// `;process=blur(sigma=4)|tint(dark)`, and `;scale=3` after it when the scale is not 1 (a
+    /// processor measured in points makes other pixels at another scale, at the same pixel size).
+    func variantKeyComponent(scale: Double) -> String {
+        guard !processors.isEmpty else { return "" }
+        return ";process=" + identifiers.joined(separator: "|") + (scale == 1 ? "" : ";scale=\(GaussianBlur.number(scale))")
     }
 
     /// `image` through every processor in order; throws what a processor throws, and

@@ -1,8 +1,8 @@
 import ImgCache
 
-/// imgcache's own options: widget presets, frames, budget, colour policy and wallpaper slices,
-/// with the names and ranges of the CLI's `--device`/`--widget`, `--max-frames`, `--budget`,
-/// `--color` and `slice`.
+/// imgcache's own options: widget presets, frames, budget, colour policy, wallpaper slices and
+/// tints, with the names and ranges of the CLI's `--device`/`--widget`, `--max-frames`, `--budget`,
+/// `--color`, `slice` and `--tint`.
 extension ServeOptions {
     /// Longest device name `wd:` looks up: 64 characters.
     static let maxDeviceNameLength = 64
@@ -106,6 +106,21 @@ extension ServeOptions {
         let iOS = option.isOmitted(3) ? 18 : try option.wholeNumber(3, "iOS version", in: 14...999)
         guard icons == .small || iOS >= 18 else { throw option.invalid("large icons came with iOS 18, not \(iOS)") }
         slice = Slice(family: widgetFamily, position: position, icons: icons, iOS: iOS)
+    }
+
+    /// `ti:TINT`: laid over the image after any blur, as the CLI's `--tint`: `light` or `dark`
+    /// (Widget-Blur's overlays), a colour `RRGGBB` or `RRGGBBAA` source-over, or `none`.
+    mutating func applyTint(_ option: ServeOption) throws(ServeURLError) {
+        try option.expect(1...1, "ti:light, ti:dark, ti:none or ti:RRGGBBAA")
+        let name = try option.word(0, "tint")
+        if name == "none" {
+            tint = nil
+            return
+        }
+        guard let value = Tint(name: name) else {
+            throw option.invalid("tint '\(ServeURLError.quote(name))' is not light, dark, none or a colour RRGGBB or RRGGBBAA")
+        }
+        tint = value
     }
 
     /// The device `wd:` names; an unknown one is refused with the closest names, written as

@@ -141,6 +141,18 @@ extension ServeOptions {
         }
     }
 
+    /// `bl:SIGMA`: a Gaussian blur of SIGMA pixels of the resulting image, as imgproxy's (its
+    /// sigma goes to libvips unscaled by `dpr`), above 0 and at most 1600
+    /// (`GaussianBlur.maxSigma(.pixels)`); `bl:0` is no blur, imgproxy's default.
+    mutating func applyBlur(_ option: ServeOption) throws(ServeURLError) {
+        try option.expect(1...1, "bl:SIGMA")
+        if Self.isZero(option.arguments[0]) {
+            blur = nil
+            return
+        }
+        blur = try option.positiveDecimal(0, "blur sigma", maximum: Int(GaussianBlur.maxSigma(.pixels)))
+    }
+
     /// `cb:STRING`: enters the image's cache key, so that a new value fetches and renders it anew.
     mutating func applyCacheBuster(_ option: ServeOption) throws(ServeURLError) {
         try option.expect(1...1, "cb:STRING")
@@ -157,10 +169,10 @@ extension ServeOptions {
              "imgcache does not change the geometry this way: rs, w, h, dpr, wd or sl"),
             (["background_alpha", "bga"], "give the alpha in bg:RRGGBBAA"),
             (["adjust", "a", "brightness", "br", "contrast", "co",
-              "saturation", "sa", "monochrome", "mc", "duotone", "dt", "blur", "bl", "sharpen", "sh", "pixelate", "pix",
+              "saturation", "sa", "monochrome", "mc", "duotone", "dt", "sharpen", "sh", "pixelate", "pix",
               "unsharp_masking", "ush", "blur_detections", "bd", "draw_detections", "dd", "colorize", "col", "gradient", "gr",
               "style", "st"],
-             "imgcache applies no filters or colour effects"),
+             "imgcache applies no filters or colour effects but bl (blur) and ti (tint)"),
             (["watermark", "wm", "watermark_url", "wmu", "watermark_text", "wmt", "watermark_size", "wms",
               "watermark_rotate", "wm_rot", "wmr", "watermark_shadow", "wmsh"],
              "imgcache draws no watermarks"),

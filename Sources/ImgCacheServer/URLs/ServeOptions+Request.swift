@@ -4,10 +4,10 @@ import ImgCache
 /// The request the options make, once every option has been applied.
 extension ServeOptions {
     /// The request for `source`: the target and content mode (`targetAndMode`), upscaling,
-    /// frames, budget, the output format, quality and byte cap, the colour policy, and for a cache buster a
-    /// cache key of the source's key under `keyPolicy` and the buster. A slice waits for the
-    /// screenshot's size (`ServeSlice`); it is PNG with the screenshot's colour profile kept
-    /// unless `f` or `cp` say otherwise, as the CLI's `slice`.
+    /// frames, budget, the output format, quality and byte cap, the colour policy, the blur and
+    /// tint, and for a cache buster a cache key of the source's key under `keyPolicy` and the
+    /// buster. A slice waits for the screenshot's size (`ServeSlice`); it is PNG with the
+    /// screenshot's colour profile kept unless `f` or `cp` say otherwise, as the CLI's `slice`.
     func request(source: URL, keyPolicy: CacheKeyPolicy) throws(ServeURLError) -> ServeRequest {
         let (target, mode) = try extended(targetAndMode())
         let isSlice = slice != nil
@@ -24,6 +24,7 @@ extension ServeOptions {
             allowsUpscaling: enlarge, maxFrames: maxFrames, frameBudgetBytes: frameBudget, outputFormat: outputFormat,
             colorPolicy: colorPolicy ?? (isSlice ? .keep : .convert), quality: outputFormat == .automatic && quality != 0 ? quality : nil,
             maxBytes: maxBytes == 0 ? nil : maxBytes, background: background)
+        request.processors = try processors()
         if let cacheBuster { request.cacheKey = keyPolicy.key(for: source) + " cachebuster:" + cacheBuster }
         guard let slice else { return ServeRequest(sourceURL: source, plan: .ready(request)) }
         if let widget, widget.device.kind != .iPhone {
@@ -34,6 +35,20 @@ extension ServeOptions {
             plan: .slice(ServeSlice(
                 family: slice.family, position: slice.position, icons: slice.icons, iOS: slice.iOS, device: widget?.device,
                 request: request)))
+    }
+
+    /// `bl`'s blur in pixels, then `ti`'s tint.
+    private func processors() throws(ServeURLError) -> [any ImageProcessing] {
+        var processors: [any ImageProcessing] = []
+        if let blur {
+            do {
+                processors.append(try GaussianBlur(sigma: blur, unit: .pixels))
+            } catch {
+                throw .invalidOption(name: "bl", detail: Self.detail(of: error))
+            }
+        }
+        if let tint { processors.append(tint) }
+        return processors
     }
 
     /// The target and how the source is fitted to it:

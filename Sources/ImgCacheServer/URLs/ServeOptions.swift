@@ -69,6 +69,10 @@ struct ServeOptions {
     /// Nil until given: `.convert`, or `.keep` for a slice.
     var colorPolicy: ColorPolicy?
     var slice: Slice?
+    /// `bl`: a blur's sigma in pixels of the output; nil for none.
+    var blur: Double?
+    /// `ti`: laid over the image after any blur; nil for none.
+    var tint: Tint?
 
     /// The options that last set the resizing type, a dimension and the dpr, as written, for messages.
     var resizingTypeOption = "rt"
@@ -102,6 +106,8 @@ struct ServeOptions {
         case "budget", "bu": try applyBudget(option)
         case "color_policy", "cp": try applyColorPolicy(option)
         case "slice", "sl": try applySlice(option)
+        case "blur", "bl": try applyBlur(option)
+        case "tint", "ti": try applyTint(option)
         default:
             if let detail = Self.unsupportedImgproxyOptions[option.name] {
                 throw .unsupportedOption(name: option.name, detail: detail)
