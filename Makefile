@@ -43,7 +43,7 @@ help:
 	@echo "make build         debug build"
 	@echo "make release       release build (.build/release/imgcache)"
 	@echo "make test          setup, build the tests, run them (conformance tests read \$$IMGCACHE_CORPUS or ../shared/corpus)"
-	@echo "make demo          setup, release build, Samples/demo.sh: fetch harbour.jpg from a local nginx for three widget sizes (twice: the second from the disk cache), cache stats, a wallpaper slice, the overlay, spinner.gif's first 8 frames, a centre and a smart crop of portrait.jpg; outputs in out/"
+	@echo "make demo          setup, release build, Samples/demo.sh: fetch harbour.jpg from a local nginx for three widget sizes (twice: the second from the disk cache), cache stats, a wallpaper slice (and blurred), the overlay, spinner.gif's first 8 frames, a centre and a smart crop of portrait.jpg; outputs in out/"
 	@echo "make bench         setup, release build, corpus, imgcache-bench (options: BENCH_FLAGS=\"--runs 5 gif\"), then throughput.sh (THROUGHPUT_FLAGS=\"--runs 1\")"
 	@echo "make bench-throughput  setup, release build, prefetch of 1,000 images against vipsthumbnail and Pillow on 1 and 2 cores, over HTTPS + 20 ms, and a 12 MP JPEG to every phone widget size in one call (Benchmarks/throughput.sh; BENCH_FLAGS=\"--runs 1 --only a\")"
 	@echo "make bench-compare setup, release build, imgcache against vipsthumbnail, ImageMagick, Pillow, gifsicle, djpeg (Benchmarks/compare.sh; BENCH_FLAGS=--runs 9)"

@@ -8,8 +8,8 @@
 # configuration, `daemon off; master_process off;`, stopped however the script ends), then:
 # fetches harbour.jpg for the iPhone 16 Pro's small, medium and large widgets into an empty cache,
 # fetches it again (every variant a disk hit, nothing downloaded), prints the cache's stats, cuts
-# the wallpaper slice behind the medium widget at the top of home-screen.png, draws every widget
-# slot over it, fetches the first 8 frames of spinner.gif for the small widget, and crops
+# the wallpaper slice behind the medium widget at the top of home-screen.png (and blurred, under
+# a dark tint), draws every widget slot over it, fetches the first 8 frames of spinner.gif for the small widget, and crops
 # portrait.jpg to the medium widget at its centre and by --gravity smart.
 #
 # IMGCACHE: the CLI (default $IMGCACHE_BIN, else .build/release/imgcache in the checkout).
@@ -121,6 +121,8 @@ run "$bin" cache stats --cache-dir "$cache"
 
 step "4. The wallpaper slice behind a medium widget at the top of the home screen (home-screen.png, a synthetic $device screenshot): exact pixels, no resampling"
 run "$bin" slice Samples/media/home-screen.png --widget medium --position top --device "$device" --ios 18 -o "$out/slice-medium-top.png"
+echo "the same slice blurred by 10 points under Widget-Blur's dark overlay, a transparent widget's background:"
+run "$bin" slice Samples/media/home-screen.png --widget medium --position top --device "$device" --ios 18 --blur 10 --tint dark -o "$out/slice-medium-top-blurred.png"
 
 step "5. Every widget slot outlined and labelled over the same screenshot, to check the layout by eye"
 run "$bin" overlay Samples/media/home-screen.png --device "$device" --ios 18 -o "$out/home-screen-overlay.png"
@@ -137,7 +139,7 @@ run "$bin" fetch "$base/portrait.jpg" --device "$device" --widget medium --gravi
 origin
 
 step "Outputs, in ${DEMO_OUT:-out}/:"
-echo "  slice-medium-top.png       the wallpaper slice (step 4)"
+echo "  slice-medium-top.png       the wallpaper slice (step 4), and slice-medium-top-blurred.png blurred"
 echo "  home-screen-overlay.png    the overlay (step 5)"
 echo "  portrait-medium-centre.jpg, portrait-medium-smart.jpg   the centre and smart crops (step 7)"
 echo "  demo-fetch-{1,2,3}.json    what each fetch printed (steps 1, 2 and 6)"

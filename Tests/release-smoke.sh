@@ -41,7 +41,7 @@ variants=$(grep -o '"path":"[^"]*"' "$demo/demo-fetch-1.json" | cut -d'"' -f4)
 while read -r v; do [ -s "$v" ] || fail "the demo's variant $v is missing"; done <<<"$variants"
 [ "$(grep -o '"cache":"[a-z]*"' "$demo/demo-fetch-2.json" | sort | uniq -c | sed 's/^ *//')" = '3 "cache":"disk"' ] \
   || fail "the demo's second fetch was not 3 disk hits: $(cat "$demo/demo-fetch-2.json")"
-for f in slice-medium-top.png home-screen-overlay.png portrait-medium-centre.jpg portrait-medium-smart.jpg; do
+for f in slice-medium-top.png slice-medium-top-blurred.png home-screen-overlay.png portrait-medium-centre.jpg portrait-medium-smart.jpg; do
   [ -s "$demo/$f" ] || fail "the demo did not write $f"
 done
 cmp -s "$demo/portrait-medium-centre.jpg" "$demo/portrait-medium-smart.jpg" && fail "the demo's smart crop is its centre crop"
