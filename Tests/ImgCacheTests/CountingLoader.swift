@@ -59,3 +59,12 @@ final class CountingLoader: DataLoading {
             validators: HTTPValidators(etag: resource.etag), freshness: freshness)
     }
 }
+
+extension CountingLoader {
+    /// A pipeline loading through this loader, its disk cache in `root` without syncing writes.
+    func pipeline(root: URL) throws -> ImagePipeline {
+        var disk = DiskCache.Configuration(root: root)
+        disk.syncWrites = false
+        return try ImagePipeline(configuration: ImagePipeline.Configuration(dataLoader: self, diskCache: disk))
+    }
+}

@@ -89,12 +89,6 @@ final class ImageProcessingTests: XCTestCase {
 
     private struct Refusal: Error {}
 
-    private func pipeline(_ loader: CountingLoader) throws -> ImagePipeline {
-        var disk = DiskCache.Configuration(root: root)
-        disk.syncWrites = false
-        return try ImagePipeline(configuration: ImagePipeline.Configuration(dataLoader: loader, diskCache: disk))
-    }
-
     private let source = URL(string: "https://example.test/scene.png")!
 
     private func servedLoader(translucent: Bool = false) throws -> CountingLoader {
@@ -105,7 +99,7 @@ final class ImageProcessingTests: XCTestCase {
 
     func testProcessorsRunInOrderOnTheResampledFramesAndSeeTheRequestsScale() async throws {
         let loader = try servedLoader()
-        let pipeline = try pipeline(loader)
+        let pipeline = try loader.pipeline(root: root)
         let target = ImageTarget.points(PointSize(width: 20, height: 20), scale: 2)
         let plain = try await pipeline.image(for: ImageRequest(url: source, target: target, outputFormat: .png))
         XCTAssertEqual(plain.pixelSize, PixelSize(width: 40, height: 27))
@@ -133,7 +127,7 @@ final class ImageProcessingTests: XCTestCase {
 
     func testProcessorsChangeTheVariantKeySoEachChainIsStoredApart() async throws {
         let loader = try servedLoader()
-        let pipeline = try pipeline(loader)
+        let pipeline = try loader.pipeline(root: root)
         let target = ImageTarget.pixels(PixelSize(width: 30, height: 30))
         let plain = try await pipeline.image(for: ImageRequest(url: source, target: target))
         let inverted = try await pipeline.image(for: ImageRequest(url: source, target: target, processors: [Invert()]))
@@ -147,11 +141,7 @@ final class ImageProcessingTests: XCTestCase {
         XCTAssertNotEqual(try Data(contentsOf: files[0]), try Data(contentsOf: files[1]))
 
         // A hit of a processed variant comes from its file, not from a new render.
-        let again = try await ImagePipeline(configuration: {
-            var disk = DiskCache.Configuration(root: root)
-            disk.syncWrites = false
-            return ImagePipeline.Configuration(dataLoader: loader, diskCache: disk)
-        }()).image(for: ImageRequest(url: source, target: target, processors: [Invert()]))
+        let again = try await loader.pipeline(root: root).image(for: ImageRequest(url: source, target: target, processors: [Invert()]))
         XCTAssertEqual(again.cacheOutcome, .disk)
         XCTAssertEqual(again.variantKey, inverted.variantKey)
         XCTAssertEqual(loader.loads, 1)
@@ -163,7 +153,7 @@ final class ImageProcessingTests: XCTestCase {
     func testTheReadmesGrayscaleExampleMakesGreyPixelsOfTheirLuma() async throws {
         let loader = try servedLoader()
         let target = ImageTarget.pixels(PixelSize(width: 30, height: 20))
-        let pipeline = try pipeline(loader)
+        let pipeline = try loader.pipeline(root: root)
         let colour = try await pipeline.image(for: ImageRequest(url: source, target: target, outputFormat: .png))
         let grey = try await pipeline.image(for: ImageRequest(url: source, target: target, outputFormat: .png, processors: [Grayscale()]))
         let (before, after) = (colour.image.frames[0].bitmap.pixels, grey.image.frames[0].bitmap.pixels)
@@ -184,7 +174,7 @@ final class ImageProcessingTests: XCTestCase {
         }
         let gif = URL(string: "https://example.test/anim.gif")!
         loader.serve(gif, .init(data: try encoder.finish()))
-        let pipeline = try pipeline(loader)
+        let pipeline = try loader.pipeline(root: root)
         let response = try await pipeline.image(for: ImageRequest(url: gif, processors: [Border(points: 1)]))
         XCTAssertEqual(response.format, .gif)
         XCTAssertEqual(response.image.frames.count, 3)
@@ -197,7 +187,7 @@ final class ImageProcessingTests: XCTestCase {
 
     func testBadIdentifiersAndBadResultsAreTypedErrorsAndStoreNothing() async throws {
         let loader = try servedLoader()
-        let pipeline = try pipeline(loader)
+        let pipeline = try loader.pipeline(root: root)
         let target = ImageTarget.pixels(PixelSize(width: 30, height: 30))
         for identifier in ["", "a;b", "a|b", "tab\there", "é", String(repeating: "x", count: 201)] {
             let request = ImageRequest(url: source, target: target, processors: [Replace(identifier: identifier) { $0 }])

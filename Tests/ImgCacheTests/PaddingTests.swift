@@ -15,12 +15,6 @@ final class PaddingTests: XCTestCase {
         try? FileManager.default.removeItem(at: root)
     }
 
-    private func pipeline(_ loader: CountingLoader) throws -> ImagePipeline {
-        var disk = DiskCache.Configuration(root: root)
-        disk.syncWrites = false
-        return try ImagePipeline(configuration: ImagePipeline.Configuration(dataLoader: loader, diskCache: disk))
-    }
-
     private func image(_ bitmap: Bitmap) -> DecodedImage {
         DecodedImage(info: ImageInfo(format: .png, sourceSize: bitmap.size), frames: [ImageFrame(bitmap: bitmap)])
     }
@@ -78,7 +72,7 @@ final class PaddingTests: XCTestCase {
         let source = URL(string: "https://example.test/wide.png")!
         let scene = TestImages.scene(width: 300, height: 200)
         loader.serve(source, .init(data: try PNGEncoder.encode(scene)))
-        let pipeline = try pipeline(loader)
+        let pipeline = try loader.pipeline(root: root)
         let target = ImageTarget.pixels(PixelSize(width: 100, height: 100))
         let fitted = try await pipeline.image(for: ImageRequest(url: source, target: target, outputFormat: .png))
         XCTAssertEqual(fitted.pixelSize, PixelSize(width: 100, height: 67))
@@ -117,7 +111,7 @@ final class PaddingTests: XCTestCase {
         }
         let gif = URL(string: "https://example.test/anim.gif")!
         loader.serve(gif, .init(data: try encoder.finish()))
-        let pipeline = try pipeline(loader)
+        let pipeline = try loader.pipeline(root: root)
         // 40x40 frames take 6,400 bytes: a budget of 20,000 keeps 3 of them (the 40x20 fits would be 6).
         let response = try await pipeline.image(
             for: ImageRequest(url: gif, target: .pixels(PixelSize(width: 40, height: 40)), contentMode: .pad, frameBudgetBytes: 20_000))
