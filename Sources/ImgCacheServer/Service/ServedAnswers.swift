@@ -1,10 +1,11 @@
 import ImgCache
+import Synchronization
 
 /// The image answers `ImageService` gave at once lately, by request path: a path asked for again
 /// is answered from here while the pipeline says its variant is current
 /// (`ImagePipeline.isStoredVariantCurrent`: one `stat`), which skips parsing the URL, resolving
 /// the request, computing its cache keys and its tag. About 1 KB a path, for at most `limit`
-/// paths, least recently used dropped first.
+/// paths; when full, an answer is dropped (any one: a dropped answer costs one slow answer).
 final class ServedAnswers: Sendable {
     /// An image response before `If-None-Match` is looked at: 200 with the body, or 304 without.
     struct Answer: Sendable {
@@ -24,29 +25,42 @@ final class ServedAnswers: Sendable {
         }
     }
 
-    /// An answer served from a stored file, as the file was when its tag was computed.
-    private struct Entry: Sendable {
+    /// An answer served from a stored file, as the file was when its tag was computed (a class:
+    /// one reference to copy out of the lock).
+    private final class Entry: Sendable {
         let answer: Answer
         let summary: ImageSummary
         let path: String
         let version: StoredFileVersion
+
+        init(answer: Answer, summary: ImageSummary, path: String, version: StoredFileVersion) {
+            self.answer = answer
+            self.summary = summary
+            self.path = path
+            self.version = version
+        }
     }
 
-    private let entries: MemoryCache<String, Entry>
+    /// A dictionary rather than a `MemoryCache`: looked up on every answer, it is cheaper
+    /// without the recency list (and specialised in this module).
+    private let entries = Mutex<[String: Entry]>([:])
+    private let limit: Int
     private let pipeline: ImagePipeline
 
     /// Keeps up to `limit` answers (default 10,000) of variants stored by `pipeline`.
     init(pipeline: ImagePipeline, limit: Int = 10_000) {
         self.pipeline = pipeline
-        entries = MemoryCache(costLimit: limit, maxEntryShare: 1)
+        self.limit = max(1, limit)
     }
 
     /// The answer kept for `requestPath` when its variant is still current (then counted by the
     /// pipeline as a disk hit); nil otherwise (and it is dropped).
     func answer(for requestPath: String) -> Answer? {
-        guard let entry = entries.value(for: requestPath) else { return nil }
+        guard let entry = entries.withLock({ $0[requestPath] }) else { return nil }
         guard pipeline.isStoredVariantCurrent(entry.summary, path: entry.path, version: entry.version) else {
-            entries.removeValue(for: requestPath)
+            entries.withLock { entries in
+                if entries[requestPath] === entry { entries[requestPath] = nil }
+            }
             return nil
         }
         return entry.answer
@@ -56,6 +70,10 @@ final class ServedAnswers: Sendable {
     /// at `version` (the file its tag was computed from).
     func keep(_ answer: Answer, for requestPath: String, summary: ImageSummary, path: String, version: StoredFileVersion) {
         guard summary.cacheOutcome == .disk else { return }
-        entries.set(Entry(answer: answer, summary: summary, path: path, version: version), for: requestPath, cost: 1)
+        let entry = Entry(answer: answer, summary: summary, path: path, version: version)
+        entries.withLock { entries in
+            if entries.count >= limit, entries[requestPath] == nil, let any = entries.keys.first { entries[any] = nil }
+            entries[requestPath] = entry
+        }
     }
 }
