@@ -29,13 +29,13 @@ final class ServedAnswers: Sendable {
     /// one reference to copy out of the lock).
     private final class Entry: Sendable {
         let answer: Answer
-        let summary: ImageSummary
+        let variantKey: String
         let path: String
         let version: StoredFileVersion
 
-        init(answer: Answer, summary: ImageSummary, path: String, version: StoredFileVersion) {
+        init(answer: Answer, variantKey: String, path: String, version: StoredFileVersion) {
             self.answer = answer
-            self.summary = summary
+            self.variantKey = variantKey
             self.path = path
             self.version = version
         }
@@ -57,7 +57,7 @@ final class ServedAnswers: Sendable {
     /// pipeline as a disk hit); nil otherwise (and it is dropped).
     func answer(for requestPath: String) -> Answer? {
         guard let entry = entries.withLock({ $0[requestPath] }) else { return nil }
-        guard pipeline.isStoredVariantCurrent(entry.summary, path: entry.path, version: entry.version) else {
+        guard pipeline.isStoredVariantCurrent(variantKey: entry.variantKey, path: entry.path, version: entry.version) else {
             entries.withLock { entries in
                 if entries[requestPath] === entry { entries[requestPath] = nil }
             }
@@ -69,8 +69,9 @@ final class ServedAnswers: Sendable {
     /// Keeps `answer` for `requestPath`: `summary`'s variant, found on the disk, stored at `path`
     /// at `version` (the file its tag was computed from).
     func keep(_ answer: Answer, for requestPath: String, summary: ImageSummary, path: String, version: StoredFileVersion) {
-        guard summary.cacheOutcome == .disk else { return }
-        let entry = Entry(answer: answer, summary: summary, path: path, version: version)
+        // A reload is never answered at once, so the summary's request is not kept.
+        guard summary.cacheOutcome == .disk, summary.request.cachePolicy != .reload else { return }
+        let entry = Entry(answer: answer, variantKey: summary.variantKey, path: path, version: version)
         entries.withLock { entries in
             if entries.count >= limit, entries[requestPath] == nil, let any = entries.keys.first { entries[any] = nil }
             entries[requestPath] = entry
