@@ -2,6 +2,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <sys/socket.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <microhttpd.h>
 
 /* MHD_start_daemon, MHD_get_daemon_info and MHD_get_connection_info are variadic, which Swift
@@ -88,4 +90,14 @@ static inline const struct sockaddr *imgcache_mhd_client_address(struct MHD_Conn
 static inline size_t imgcache_mhd_request_header_size(struct MHD_Connection *connection) {
     const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE);
     return info == NULL ? 0 : info->header_size;
+}
+
+/* Holds back partial TCP segments on the connection's socket (TCP_CORK) while `on`: libmicrohttpd
+ * sends a file response's header and its file with two calls, which would otherwise leave as two
+ * packets (two wake-ups of the client) where one does. Clearing it sends what is held. */
+static inline void imgcache_mhd_cork(struct MHD_Connection *connection, int on) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    if (info != NULL) {
+        (void)setsockopt(info->connect_fd, IPPROTO_TCP, TCP_CORK, &on, sizeof on);
+    }
 }

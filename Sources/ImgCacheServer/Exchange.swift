@@ -17,6 +17,8 @@ final class Exchange: Sendable {
         var work: Task<Void, Never>?
         /// The request's method as sent, once the headers are in.
         var method = ""
+        /// Whether the connection's socket was corked for the response (see `MHDDaemon`).
+        var corked = false
     }
 
     /// How far MHD's calls of the handler callback have come.
@@ -48,6 +50,13 @@ final class Exchange: Sendable {
     var method: String {
         get { state.withLock { $0.method } }
         set { state.withLock { $0.method = newValue } }
+    }
+
+    /// Whether the connection's socket was corked for the response, to be uncorked once the
+    /// response is sent.
+    var corked: Bool {
+        get { state.withLock { $0.corked } }
+        set { state.withLock { $0.corked = newValue } }
     }
 
     /// Whether the request reached the handler callback (and so counts as in flight until MHD

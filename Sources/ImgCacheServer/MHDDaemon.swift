@@ -110,10 +110,13 @@ private let uriReceived: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer
     return Unmanaged.passRetained(exchange).toOpaque()
 }
 
-private let requestCompleted: MHD_RequestCompletedCallback = { context, _, requestContext, _ in
+/// The response is sent (or the connection failed): a corked socket lets its last bytes go.
+private let requestCompleted: MHD_RequestCompletedCallback = { context, connection, requestContext, _ in
     guard let core = core(context), let requestContext, let opaque = requestContext.pointee else { return }
     requestContext.pointee = nil
-    core.completed(Unmanaged<Exchange>.fromOpaque(opaque).takeRetainedValue())
+    let exchange = Unmanaged<Exchange>.fromOpaque(opaque).takeRetainedValue()
+    if let connection, exchange.corked { imgcache_mhd_cork(connection, 0) }
+    core.completed(exchange)
 }
 
 private let connectionNotified: MHD_NotifyConnectionCallback = { context, _, _, code in
@@ -134,7 +137,7 @@ private let accessHandler: MHD_AccessHandlerCallback = { context, connection, _,
     let exchange = Unmanaged<Exchange>.fromOpaque(opaque).takeUnretainedValue()
     if let response = exchange.takeResponse() {
         core.responded(exchange, response)
-        return queue(response, on: connection, closing: core.closesConnections)
+        return queue(response, for: exchange, on: connection, closing: core.closesConnections)
     }
     switch exchange.stage {
     case .requestLine:
@@ -146,7 +149,7 @@ private let accessHandler: MHD_AccessHandlerCallback = { context, connection, _,
         case .answer(let response):
             exchange.stage = .begun
             core.responded(exchange, response)
-            return queue(response, on: connection, closing: core.closesConnections)
+            return queue(response, for: exchange, on: connection, closing: core.closesConnections)
         case .accept(let request):
             exchange.stage = .screened(request)
             return .YES
@@ -158,7 +161,7 @@ private let accessHandler: MHD_AccessHandlerCallback = { context, connection, _,
         switch core.begin(request) {
         case .answer(let response):
             core.responded(exchange, response)
-            return queue(response, on: connection, closing: core.closesConnections)
+            return queue(response, for: exchange, on: connection, closing: core.closesConnections)
         case .run(let admitted):
             MHD_suspend_connection(connection)
             core.start(exchange, admitted, on: MHDConnection(pointer: connection))
@@ -196,8 +199,10 @@ private func headers(of connection: OpaquePointer) -> HTTPHeaders {
 }
 
 /// Hands `prepared` to MHD, adding `Connection: close` while the server drains. A header MHD
-/// refuses (a control character in it) turns the response into a 500.
-private func queue(_ prepared: PreparedResponse, on connection: OpaquePointer, closing: Bool) -> MHD_Result {
+/// refuses (a control character in it) turns the response into a 500. A file's socket is corked
+/// until the response is sent (`requestCompleted`), so that its header and the file's start share
+/// a packet.
+private func queue(_ prepared: PreparedResponse, for exchange: Exchange, on connection: OpaquePointer, closing: Bool) -> MHD_Result {
     let response: OpaquePointer?
     switch prepared.body {
     case .bytes(let bytes):
@@ -214,7 +219,13 @@ private func queue(_ prepared: PreparedResponse, on connection: OpaquePointer, c
     var fields = prepared.headers.fields
     if closing { fields.append(HTTPHeaders.Field(name: "Connection", value: "close")) }
     for field in fields where MHD_add_response_header(response, field.name, field.value) != .YES {
-        return queue(PreparedResponse(text: 500, "the handler's response has a header that cannot be sent"), on: connection, closing: closing)
+        return queue(
+            PreparedResponse(text: 500, "the handler's response has a header that cannot be sent"), for: exchange, on: connection,
+            closing: closing)
+    }
+    if case .file = prepared.body, !exchange.corked {
+        imgcache_mhd_cork(connection, 1)
+        exchange.corked = true
     }
     return MHD_queue_response(connection, UInt32(prepared.status), response)
 }

@@ -101,10 +101,14 @@ public struct NetworkAddress: Sendable, Hashable, CustomStringConvertible {
     }
 
     private static func text<Address>(of address: inout Address, family: Int32) -> String {
+        // On the stack: every request's peer is written out.
         withUnsafeBytes(of: &address) { bytes in
-            var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
-            guard inet_ntop(family, bytes.baseAddress, &buffer, socklen_t(buffer.count)) != nil else { return "" }
-            return String(decoding: buffer.prefix { $0 != 0 }.map(UInt8.init(bitPattern:)), as: UTF8.self)
+            withUnsafeTemporaryAllocation(of: CChar.self, capacity: Int(INET6_ADDRSTRLEN)) { buffer in
+                guard let base = buffer.baseAddress, inet_ntop(family, bytes.baseAddress, base, socklen_t(buffer.count)) != nil else {
+                    return ""
+                }
+                return String(cString: base)
+            }
         }
     }
 }

@@ -11,7 +11,17 @@ struct PreparedResponse: Sendable {
     }
 
     /// Headers the HTTP library writes itself from the body; the handler's are not sent.
-    private static let framingHeaders: Set<String> = ["content-length", "transfer-encoding"]
+    private static let framingHeaders = ["content-length", "transfer-encoding"]
+
+    /// Whether `name` is one of `framingHeaders`, in any case (without making a lower-cased copy).
+    private static func isFraming(_ name: String) -> Bool {
+        framingHeaders.contains { framing in
+            name.utf8.count == framing.utf8.count
+                && zip(name.utf8, framing.utf8).allSatisfy { byte, lower in
+                    ((0x41...0x5A).contains(byte) ? byte | 0x20 : byte) == lower
+                }
+        }
+    }
 
     let status: Int
     let headers: HTTPHeaders
@@ -45,7 +55,7 @@ struct PreparedResponse: Sendable {
         guard (200...599).contains(response.status) else {
             return .success(PreparedResponse(text: 500, "the handler answered status \(response.status), not 200...599"))
         }
-        let headers = HTTPHeaders(response.headers.fields.filter { !framingHeaders.contains($0.name.lowercased()) })
+        let headers = HTTPHeaders(response.headers.fields.filter { !isFraming($0.name) })
         var prepared: PreparedResponse
         switch response.body {
         case .bytes(let bytes):
@@ -101,7 +111,8 @@ final class OpenFile: Sendable {
     }
 
     /// Opens `path` for reading; fails unless it is a regular file. Opened without blocking (a
-    /// FIFO never stalls the caller), then switched to blocking reads, as `sendfile` wants.
+    /// FIFO never stalls the caller) and left so: reads of a regular file ignore `O_NONBLOCK`,
+    /// `sendfile`'s included. Two system calls (`open`, `fstat`).
     static func open(path: String) -> Result<OpenFile, Failure> {
         let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
         guard descriptor >= 0 else { return .failure(Failure(reason: String(cString: strerror(errno)))) }
@@ -114,12 +125,6 @@ final class OpenFile: Sendable {
         guard status.st_mode & S_IFMT == S_IFREG else {
             close(descriptor)
             return .failure(Failure(reason: "not a regular file"))
-        }
-        let flags = fcntl(descriptor, F_GETFL)
-        guard flags >= 0, fcntl(descriptor, F_SETFL, flags & ~O_NONBLOCK) == 0 else {
-            let reason = String(cString: strerror(errno))
-            close(descriptor)
-            return .failure(Failure(reason: reason))
         }
         return .success(OpenFile(descriptor: descriptor, size: UInt64(status.st_size)))
     }

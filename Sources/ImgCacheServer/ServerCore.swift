@@ -154,7 +154,8 @@ final class ServerCore: Sendable {
         guard let peer else {
             return .answer(PreparedResponse(text: 500, "the client's address is unknown"))
         }
-        let query = target.firstIndex(of: "?")
+        // Searched among the bytes: the target is ASCII, and Characters are slow to walk.
+        let query = target.utf8.firstIndex(of: UInt8(ascii: "?"))
         return .accept(HTTPRequest(
             method: method, path: String(target[..<(query ?? target.endIndex)]),
             query: query.map { String(target[target.index(after: $0)...]) } ?? "", headers: headers, peer: peer))

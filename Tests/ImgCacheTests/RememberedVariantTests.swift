@@ -69,6 +69,39 @@ final class RememberedVariantTests: XCTestCase {
         XCTAssertNil(pipeline.storedSummary(for: request), "a removed file is not answered")
     }
 
+    /// A caller's kept answer (a server's per-path memo) is current while the variant is
+    /// remembered, fresh and its file at the version the caller saw; each current check counts a
+    /// disk hit, a stale one counts nothing.
+    func testAKeptSummaryIsCurrentUntilItsFileChangesOrExpires() async throws {
+        let loader = CountingLoader()
+        let pipeline = try pipeline(loader)
+        let request = try request("photo.png", loader: loader)
+        _ = try await pipeline.prepare(request)
+        let known = try XCTUnwrap(pipeline.storedSummary(for: request))
+        let path = try XCTUnwrap(known.fileURL).path
+        let version = try XCTUnwrap(StoredFileVersion(path: path))
+        XCTAssertEqual(version.size, Int64(known.byteCount))
+        XCTAssertNil(StoredFileVersion(path: root.path), "a folder has no file version")
+
+        XCTAssertTrue(pipeline.isStoredVariantCurrent(variantKey: known.variantKey, path: path, version: version))
+        XCTAssertTrue(pipeline.isStoredVariantCurrent(variantKey: known.variantKey, path: path, version: version))
+        XCTAssertEqual(pipeline.metrics.snapshot().requests[.disk], 3, "one storedSummary and two current checks")
+        XCTAssertFalse(pipeline.isStoredVariantCurrent(variantKey: known.variantKey, path: path + ".other", version: version))
+        XCTAssertFalse(pipeline.isStoredVariantCurrent(variantKey: known.variantKey + "x", path: path, version: version))
+
+        // Replaced by another process: the caller's version is not the file's any more.
+        let current = try XCTUnwrap(pipeline.storedSummary(for: request))
+        let currentVersion = try XCTUnwrap(StoredFileVersion(path: path))
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        try FileManager.default.removeItem(atPath: path)
+        try bytes.write(to: URL(fileURLWithPath: path))
+        let before = pipeline.metrics.snapshot().requests[.disk]
+        XCTAssertFalse(pipeline.isStoredVariantCurrent(variantKey: current.variantKey, path: path, version: currentVersion))
+        XCTAssertNotEqual(StoredFileVersion(path: path), currentVersion)
+        XCTAssertEqual(pipeline.metrics.snapshot().requests[.disk], before, "a stale answer is not counted")
+        XCTAssertNil(pipeline.storedSummary(for: request), "and the variant is looked up again")
+    }
+
     func testAVariantPastItsOriginalsExpiryIsNotAnswered() async throws {
         let loader = CountingLoader()
         let pipeline = try pipeline(loader)

@@ -136,11 +136,20 @@ final class ServeObservabilityTests: XCTestCase {
         _ = try await client.send(serve.url(String(decoding: forged, as: UTF8.self)))
         _ = try await client.send(serve.url(missing))
         _ = try await client.send(serve.url("/health"))
+        // A target may hold quotes and backslashes (visible ASCII): sent as they are, logged as JSON.
+        let odd = "/odd\"quote\\back"
+        let sent = try ProductRunner.runTool("python3", [
+            "-c", "import http.client, sys; c = http.client.HTTPConnection('127.0.0.1', int(sys.argv[1]), timeout=10); "
+                + "c.request('GET', sys.argv[2]); print(c.getresponse().status)", String(serve.port), odd,
+        ])
+        XCTAssertEqual(sent.status, 0, sent.errors)
 
         let text = try String(contentsOf: file, encoding: .utf8)
         let lines = try text.split(separator: "\n").map { try CommandRunner.json(String($0)) }
-        XCTAssertEqual(lines.count, 7, text)
-        guard lines.count == 7 else { return }
+        XCTAssertEqual(lines.count, 8, text)
+        guard lines.count == 8 else { return }
+        XCTAssertEqual(lines[7]["path"] as? String, odd, text)
+        XCTAssertEqual(lines[7]["status"] as? Int, Int(sent.output.trimmingCharacters(in: .whitespacesAndNewlines)), text)
         func unsigned(_ path: String) -> String { String(path.dropFirst().drop { $0 != "/" }) }
         let expected: [(method: String, path: String, status: Int, bytes: Int)] = [
             ("GET", unsigned(image), 200, first.count), ("GET", unsigned(image), 200, first.count), ("HEAD", unsigned(image), 200, 0),
@@ -161,7 +170,7 @@ final class ServeObservabilityTests: XCTestCase {
         let outcomes = lines.map { $0["cache"] as? String }
         XCTAssertEqual(outcomes[0], "network")
         for index in 1...3 { XCTAssertTrue(["memory", "disk"].contains(outcomes[index]), "line \(index): \(outcomes[index] ?? "none")") }
-        XCTAssertEqual(outcomes[4...], [nil, nil, nil], "no cache outcome without an image")
+        XCTAssertEqual(outcomes[4...], [nil, nil, nil, nil], "no cache outcome without an image")
         for path in paths {
             XCTAssertFalse(text.contains(path.split(separator: "/")[0]), "a signature is in the log")
         }

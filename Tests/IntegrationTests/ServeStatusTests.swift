@@ -229,6 +229,42 @@ final class ServeStatusTests: XCTestCase {
         XCTAssertEqual(origin.filter { $0.path == "/photo.jpg" }.count, 1, "one origin request for photo.jpg: \(origin)")
     }
 
+    /// A URL answered again from the server's per-path memo follows its variant's file: once
+    /// another process replaces the file (other bytes, a new inode), the next answer carries the new
+    /// bytes and a new ETag, and the old ETag is no longer a 304.
+    func testAVariantFileReplacedBehindTheServerIsServedWithItsNewBytesAndTag() async throws {
+        let serve = try ServeProcess()
+        self.serve = serve
+        let url = serve.url(try path(nginx.url("/photo.jpg")))
+        let (body, first) = try await client.send(url)
+        XCTAssertEqual(first.statusCode, 200)
+        let tag = try XCTUnwrap(first.header("ETag"))
+        for _ in 0..<3 {
+            let (again, response) = try await client.send(url)
+            XCTAssertEqual(again, body)
+            XCTAssertEqual(response.header("ETag"), tag)
+        }
+        let data = serve.cacheFolder.appendingPathComponent("data")
+        let files = try FileManager.default.contentsOfDirectory(at: data, includingPropertiesForKeys: nil)
+        let variant = try XCTUnwrap(files.first { (try? Data(contentsOf: $0)) == body }, "the variant's file among \(files)")
+        // As long as the old file (the disk cache checks sizes), one byte of the image data other.
+        var replaced = body
+        replaced[replaced.count - 10] ^= 0x55
+        let swap = data.appendingPathComponent("replacement.tmp")
+        try replaced.write(to: swap)
+        XCTAssertEqual(rename(swap.path, variant.path), 0, "replaced as a writer would: renamed over it")
+
+        let (served, response) = try await client.send(url)
+        XCTAssertEqual(response.statusCode, 200)
+        XCTAssertEqual(served, replaced)
+        let newTag = try XCTUnwrap(response.header("ETag"))
+        XCTAssertNotEqual(newTag, tag)
+        let (_, oldCondition) = try await client.send(url, headers: ["If-None-Match": tag])
+        XCTAssertEqual(oldCondition.statusCode, 200)
+        let (_, newCondition) = try await client.send(url, headers: ["If-None-Match": newTag])
+        XCTAssertEqual(newCondition.statusCode, 304)
+    }
+
     /// If-None-Match with the ETag (strong or weak) is a 304 with the same ETag and Cache-Control
     /// and no body; another tag is a 200. HEAD answers GET's headers without the body.
     func testIfNoneMatchIs304AndHeadHasGETsHeaders() async throws {

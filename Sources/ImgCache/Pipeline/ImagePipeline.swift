@@ -140,6 +140,22 @@ public final class ImagePipeline: Sendable {
         return known
     }
 
+    /// Whether the stored variant `variantKey` names (the `variantKey` of a summary
+    /// `storedSummary(for:)` returned) may be served again now without asking for it again: the
+    /// pipeline still remembers it, it is fresh, and its file at `path` (the summary's `fileURL`'s
+    /// path) is at `version` now (one `stat`). True counts a request answered from the disk in
+    /// `metrics`, as `storedSummary(for:)` would, and stamps the read; false (nothing counted)
+    /// means ask `storedSummary(for:)`. Never waits. For a caller that keeps its answers under a
+    /// key of its own (a server's answer for a URL path): it skips resolving the request and its
+    /// cache keys.
+    public func isStoredVariantCurrent(variantKey: String, path: String, version: StoredFileVersion) -> Bool {
+        let start = DispatchTime.now()
+        guard remembered.isCurrent(variantKey, path: path, version: version) else { return false }
+        metrics.requestStarted()
+        metrics.requestFinished(outcome: .disk, seconds: Self.seconds(since: start))
+        return true
+    }
+
     /// The summary from the memory cache or a remembered stored variant, unless the request reloads.
     private func knownSummary(_ plan: RequestPlan, start: DispatchTime) -> ImageSummary? {
         if let cached = memoryHit(plan) {

@@ -1,5 +1,4 @@
 import Foundation
-import Glibc
 import Synchronization
 
 /// Where the stored variants this pipeline found or rendered lately are, so that the next request
@@ -27,7 +26,7 @@ final class RememberedVariants: Sendable {
         /// `fileURL.path`, which is not free to compute.
         let path: String
         let expiresAt: Date?
-        let file: FileIdentity
+        let file: StoredFileVersion
     }
 
     /// Reads not yet stamped in the disk cache.
@@ -56,7 +55,7 @@ final class RememberedVariants: Sendable {
     func remember(_ variant: PreparedVariant, for key: String) {
         guard let fileURL = variant.fileURL else { return }
         let path = fileURL.path
-        guard let file = FileIdentity(path: path) else { return }
+        guard let file = StoredFileVersion(path: path) else { return }
         let entry = Entry(
             format: variant.format, pixelSize: variant.pixelSize, frameCount: variant.frameCount,
             byteCount: variant.byteCount, fileURL: fileURL, path: path, expiresAt: variant.expiresAt, file: file)
@@ -67,16 +66,31 @@ final class RememberedVariants: Sendable {
     /// is unchanged; nil otherwise (and it is forgotten). Never waits: one `stat`, and the read
     /// stamp handed to a pool thread when a batch is due.
     func variant(for key: String, at date: Date = Date()) -> PreparedVariant? {
-        guard let entry = entries.value(for: key) else { return nil }
-        guard !(entry.expiresAt.map { $0 <= date } ?? false), FileIdentity(path: entry.path) == entry.file else {
-            entries.removeValue(for: key)
-            return nil
-        }
-        recordRead(of: key, at: date.timeIntervalSince1970)
+        guard let entry = entries.value(for: key), isUsable(entry, key: key, at: date) else { return nil }
         return PreparedVariant(
             format: entry.format, pixelSize: entry.pixelSize, frameCount: entry.frameCount, byteCount: entry.byteCount,
             fileURL: entry.fileURL, unstoredData: nil, source: nil, cacheOutcome: .disk, timings: ImageTimings(),
             expiresAt: entry.expiresAt, image: nil)
+    }
+
+    /// True when the variant remembered under `key` is stored at `path`, was remembered at
+    /// `version`, is fresh at `date` and its file is still at that version (one `stat`); its
+    /// read is then stamped as `variant(for:at:)` stamps it. False otherwise (and a variant that
+    /// is stale or whose file changed is forgotten).
+    func isCurrent(_ key: String, path: String, version: StoredFileVersion, at date: Date = Date()) -> Bool {
+        guard let entry = entries.value(for: key), entry.path == path, entry.file == version else { return false }
+        return isUsable(entry, key: key, at: date)
+    }
+
+    /// Whether `entry` is fresh at `date` and its file unchanged: then its read is stamped;
+    /// otherwise it is forgotten.
+    private func isUsable(_ entry: Entry, key: String, at date: Date) -> Bool {
+        guard !(entry.expiresAt.map { $0 <= date } ?? false), StoredFileVersion(path: entry.path) == entry.file else {
+            entries.removeValue(for: key)
+            return false
+        }
+        recordRead(of: key, at: date.timeIntervalSince1970)
+        return true
     }
 
     func forget(_ key: String) {
@@ -97,25 +111,5 @@ final class RememberedVariants: Sendable {
         let blocking = self.blocking
         // A lost stamp only makes an entry look older to the next sweep.
         Task { _ = try? await blocking.run { try disk.recordAccesses(to: due, at: time) } }
-    }
-}
-
-/// What tells one version of a file from another: device, inode, size and modification time.
-private struct FileIdentity: Sendable, Equatable {
-    let device: UInt64
-    let inode: UInt64
-    let size: Int64
-    let modifiedSeconds: Int
-    let modifiedNanoseconds: Int
-
-    /// The identity of the regular file at `path` now; nil when there is none.
-    init?(path: String) {
-        var status = stat()
-        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
-        device = UInt64(status.st_dev)
-        inode = UInt64(status.st_ino)
-        size = Int64(status.st_size)
-        modifiedSeconds = status.st_mtim.tv_sec
-        modifiedNanoseconds = status.st_mtim.tv_nsec
     }
 }

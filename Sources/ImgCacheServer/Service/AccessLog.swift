@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Synchronization
 
 /// One JSON object a line for every request: time (RFC 3339, UTC, milliseconds), method, path
@@ -23,19 +24,44 @@ final class AccessLog: Sendable {
     }
 
     /// The line of one response (its path as sent, without its first segment, the signature, and
-    /// without its query; the cache outcome from the response's note).
+    /// without its query; the cache outcome from the response's note): keys in order, written
+    /// here rather than by `JSONSerialization` (a tenth of the cost, on the server's thread).
     func record(_ record: HTTPServer.ResponseRecord) {
-        let path = String(record.target.prefix { $0 != "?" })
-        var entry: [String: Any] = [
-            "time": Self.timestamp(Date()), "method": record.method, "path": Self.withoutSignature(path),
-            "status": record.status, "bytes": record.status == 304 ? 0 : record.bodyBytes,
-            "ms": (record.seconds * 1_000_000).rounded() / 1000,
-        ]
-        if let outcome = record.note { entry["cache"] = outcome }
-        guard var line = try? JSONSerialization.data(withJSONObject: entry, options: [.sortedKeys, .withoutEscapingSlashes])
-        else { return }
-        line.append(0x0A)
-        output.withLock { try? $0.write(contentsOf: line) }
+        let target = record.target
+        let path = Self.withoutSignature(String(target[..<(target.utf8.firstIndex(of: UInt8(ascii: "?")) ?? target.endIndex)]))
+        let microseconds = record.seconds.isFinite ? Int(max(0, min(record.seconds, 1e9) * 1_000_000).rounded()) : 0
+        var line = "{\"bytes\":\(record.status == 304 ? 0 : record.bodyBytes)"
+        if let outcome = record.note { line += ",\"cache\":\(Self.quoted(outcome))" }
+        line += ",\"method\":\(Self.quoted(record.method)),\"ms\":\(Self.decimal(microseconds, places: 3))"
+        line += ",\"path\":\(Self.quoted(path)),\"status\":\(record.status),\"time\":\"\(Self.timestamp())\"}\n"
+        let bytes = Data(line.utf8)
+        output.withLock { try? $0.write(contentsOf: bytes) }
+    }
+
+    /// `text` as a JSON string: quotes, backslashes and control characters escaped.
+    static func quoted(_ text: String) -> String {
+        var quoted = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": quoted += "\\\""
+            case "\\": quoted += "\\\\"
+            case "\n": quoted += "\\n"
+            case "\r": quoted += "\\r"
+            case "\t": quoted += "\\t"
+            case _ where scalar.value < 0x20:
+                quoted += "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
+            default: quoted.unicodeScalars.append(scalar)
+            }
+        }
+        return quoted + "\""
+    }
+
+    /// `value` / 10^`places` with exactly `places` decimals ("0.011" for 11 and 3).
+    private static func decimal(_ value: Int, places: Int) -> String {
+        var divisor = 1
+        for _ in 0..<places { divisor *= 10 }
+        let fraction = String(value % divisor)
+        return "\(value / divisor)." + String(repeating: "0", count: places - fraction.count) + fraction
     }
 
     /// `path` without its first segment (an image URL's signature); other paths as they are.
@@ -47,8 +73,20 @@ final class AccessLog: Sendable {
         return String(rest[slash...])
     }
 
-    private static func timestamp(_ date: Date) -> String {
-        Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(date)
+    /// Now as RFC 3339 in UTC with milliseconds: "2026-12-02T02:26:10.693Z".
+    private static func timestamp() -> String {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        var seconds = now.tv_sec
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        func padded(_ value: Int32, _ width: Int) -> String {
+            let digits = String(value)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        return padded(parts.tm_year + 1900, 4) + "-" + padded(parts.tm_mon + 1, 2) + "-" + padded(parts.tm_mday, 2) + "T"
+            + padded(parts.tm_hour, 2) + ":" + padded(parts.tm_min, 2) + ":" + padded(parts.tm_sec, 2) + "."
+            + padded(Int32(now.tv_nsec / 1_000_000), 3) + "Z"
     }
 }
 

@@ -21,6 +21,8 @@ final class ImageService: Sendable {
     /// and 512 a request), least recently used dropped first.
     private let parsedPaths = MemoryCache<String, ServeRequest>(costLimit: 4 << 20, maxEntryShare: 0.01)
     private let tags = EntityTags()
+    /// The answers given at once lately, by path (see `ServedAnswers`).
+    private let answers: ServedAnswers
     /// The responses the server sent, by status (the server's observer records them).
     let metrics: ServerMetrics
     /// The server, for its state (`/health`) and statistics (`/metrics`), once it runs.
@@ -29,6 +31,7 @@ final class ImageService: Sendable {
     init(pipeline: ImagePipeline, urls: ServeURLConfiguration, ttl: Int, metrics: ServerMetrics, server: ServerReference) {
         self.pipeline = pipeline
         self.ttl = ttl
+        answers = ServedAnswers(pipeline: pipeline)
         parser = ServeURLParser(configuration: urls)
         self.metrics = metrics
         self.server = server
@@ -37,8 +40,17 @@ final class ImageService: Sendable {
     /// The response to `request`; an image's carries its cache outcome as its note, for the
     /// access log.
     func respond(to request: HTTPRequest) async -> HTTPResponse {
-        let (response, summary) = await answer(request)
-        return noted(response, summary)
+        switch request.path {
+        case "/health": return await health()
+        case "/metrics": return metricsResponse()
+        default:
+            do {
+                let summary = try await prepare(try parse(request.path))
+                return imageAnswer(summary).answer.response(ifNoneMatch: request.headers["if-none-match"])
+            } catch {
+                return failure(error)
+            }
+        }
     }
 
     /// The response to `request` when it needs no waiting: a URL that does not parse or verify,
@@ -46,6 +58,8 @@ final class ImageService: Sendable {
     /// rest (`respond(to:)` answers them). For the server's immediate handler.
     func respondAtOnce(to request: HTTPRequest) -> HTTPResponse? {
         guard request.path != "/health", request.path != "/metrics" else { return nil }
+        let ifNoneMatch = request.headers["if-none-match"]
+        if let answer = answers.answer(for: request.path) { return answer.response(ifNoneMatch: ifNoneMatch) }
         let served: ServeRequest
         do {
             served = try parse(request.path)
@@ -55,35 +69,15 @@ final class ImageService: Sendable {
         guard case .ready(let imageRequest) = served.plan, let summary = pipeline.storedSummary(for: imageRequest) else {
             return nil
         }
-        return noted(imageResponse(summary, ifNoneMatch: request.headers["if-none-match"]), summary)
-    }
-
-    /// `response` with the cache outcome of the variant it serves as its note.
-    private func noted(_ response: HTTPResponse, _ summary: ImageSummary?) -> HTTPResponse {
-        var noted = response
-        noted.note = summary?.cacheOutcome.rawValue
-        return noted
+        let (answer, file) = imageAnswer(summary)
+        if let file { answers.keep(answer, for: request.path, summary: summary, path: file.path, version: file.version) }
+        return answer.response(ifNoneMatch: ifNoneMatch)
     }
 
     /// The error's status (see `ErrorStatus`), one line of text, never stored.
     private func failure(_ error: any Error) -> HTTPResponse {
         let failure = ErrorStatus(error)
         return .text(status: failure.status, failure.message, headers: ["Cache-Control": "no-store"])
-    }
-
-    /// The response, and the variant it serves when it serves one.
-    private func answer(_ request: HTTPRequest) async -> (HTTPResponse, ImageSummary?) {
-        switch request.path {
-        case "/health": return (await health(), nil)
-        case "/metrics": return (metricsResponse(), nil)
-        default:
-            do {
-                let summary = try await prepare(try parse(request.path))
-                return (imageResponse(summary, ifNoneMatch: request.headers["if-none-match"]), summary)
-            } catch {
-                return (failure(error), nil)
-            }
-        }
     }
 
     /// What `path` asks for (see `ServeURLParser.parse(path:)`), remembered.
@@ -107,19 +101,20 @@ final class ImageService: Sendable {
         }
     }
 
-    private func imageResponse(_ summary: ImageSummary, ifNoneMatch: String?) -> HTTPResponse {
+    /// The answer serving `summary`'s variant, and its file (with the version its tag was
+    /// computed from) when it is stored.
+    private func imageAnswer(_ summary: ImageSummary) -> (answer: ServedAnswers.Answer, file: (path: String, version: StoredFileVersion)?) {
         var headers: HTTPHeaders = [
             "Content-Type": summary.format.mimeType, "Cache-Control": "public, max-age=\(ttl)",
         ]
         // A file URL's path is not free to compute: once.
         let path = summary.fileURL?.path
         let tag = tags.tag(for: summary, path: path)
-        if let tag { headers.set(name: "ETag", value: tag) }
-        if let tag, let ifNoneMatch, EntityTags.matches(ifNoneMatch, tag) {
-            return HTTPResponse(status: 304, headers: headers)
-        }
-        if let path { return HTTPResponse(status: 200, headers: headers, body: .file(path: path)) }
-        return HTTPResponse(status: 200, headers: headers, body: .bytes([UInt8](summary.unstoredData ?? Data())))
+        if let tag { headers.set(name: "ETag", value: tag.tag) }
+        let body: HTTPResponse.Body = path.map { .file(path: $0) } ?? .bytes([UInt8](summary.unstoredData ?? Data()))
+        let answer = ServedAnswers.Answer(headers: headers, tag: tag?.tag, body: body, note: summary.cacheOutcome.rawValue)
+        guard let path, let version = tag?.version else { return (answer, nil) }
+        return (answer, (path, version))
     }
 
     /// 200 when the cache folder answers (its index reads) and, with a Redis tier, Redis does;
