@@ -16,16 +16,23 @@ final class ServeSliceTests: XCTestCase {
     }
 
     func testASliceWaitsForTheScreenshotAndIsItsSlotsExactPixels() throws {
-        let slice = try slice(["sl:medium:top"])
-        XCTAssertEqual(slice.family, .medium)
-        XCTAssertEqual(slice.position, .top)
-        XCTAssertEqual(slice.icons, .small)
-        XCTAssertEqual(slice.iOS, 18)
-        XCTAssertNil(slice.device)
-        XCTAssertEqual(slice.request, ImageRequest(url: url, outputFormat: .png, colorPolicy: .keep))
+        let iOS18 = try slice(["sl:medium:top::18"])
+        XCTAssertEqual(iOS18.family, .medium)
+        XCTAssertEqual(iOS18.position, .top)
+        XCTAssertEqual(iOS18.icons, .small)
+        XCTAssertEqual(iOS18.iOS, 18)
+        XCTAssertNil(iOS18.device)
+        XCTAssertEqual(iOS18.request, ImageRequest(url: url, outputFormat: .png, colorPolicy: .keep))
         XCTAssertEqual(
-            try slice.request(screenshotSize: PixelSize(width: 1206, height: 2622)),
+            try iOS18.request(screenshotSize: PixelSize(width: 1206, height: 2622)),
             ImageRequest(url: url, outputFormat: .png, sourceRegion: PixelRect(x: 87, y: 261, width: 1032, height: 486), colorPolicy: .keep))
+        // Without a version, the newest with numbers for the screenshot, as `imgcache slice`: iOS 26 for the 16 Pro.
+        let newest = try slice(["sl:medium:top"])
+        XCTAssertNil(newest.iOS)
+        XCTAssertEqual(
+            try newest.request(screenshotSize: PixelSize(width: 1206, height: 2622)).sourceRegion,
+            try HomeScreenLayout.memoised(screenshot: PixelSize(width: 1206, height: 2622)).slots.first { $0.name == "medium-top" }?.rect)
+        XCTAssertEqual(try HomeScreenLayout.memoised(screenshot: PixelSize(width: 1206, height: 2622)).iOS.lowerBound, 26)
     }
 
     /// Every slot of every screenshot size a layout knows without a device resolves to the request
@@ -33,8 +40,8 @@ final class ServeSliceTests: XCTestCase {
     func testEverySlotOfEveryKnownScreenshotSizeIsTheSlicersRequest() throws {
         var slots = 0
         for size in HomeScreenLayout.knownScreenshotSizes.sorted(by: { ($0.width, $0.height) < ($1.width, $1.height) }) {
-            // `sl:` without a version means iOS 18.
-            guard let layout = try? HomeScreenLayout.memoised(screenshot: size, iOS: 18) else { continue }
+            // `sl:` without a version means the newest with numbers for the size, as the CLI's `slice`.
+            guard let layout = try? HomeScreenLayout.memoised(screenshot: size) else { continue }
             for slot in layout.slots {
                 let request = try slice(["sl:\(slot.family.rawValue):\(slot.position.rawValue)"]).request(screenshotSize: size)
                 XCTAssertEqual(request, WallpaperSlicer.request(for: slot, ofScreenshotAt: url), "\(size) \(slot.name)")
@@ -49,14 +56,14 @@ final class ServeSliceTests: XCTestCase {
         let region = PixelRect(x: 87, y: 872, width: 1032, height: 1098)
         let screenshot = PixelSize(width: 1206, height: 2622)
         XCTAssertEqual(
-            try slice(["sl:large:bottom", "f:jpg", "q:90", "cp:convert"]).request(screenshotSize: screenshot),
+            try slice(["sl:large:bottom::18", "f:jpg", "q:90", "cp:convert"]).request(screenshotSize: screenshot),
             ImageRequest(url: url, outputFormat: .jpeg(quality: 90), sourceRegion: region))
         XCTAssertEqual(
-            try slice(["rs:fit:516:549", "slice:large:bottom", "cb:3"]).request(screenshotSize: screenshot),
+            try slice(["rs:fit:516:549", "slice:large:bottom::18", "cb:3"]).request(screenshotSize: screenshot),
             ImageRequest(
                 url: url, target: .pixels(PixelSize(width: 516, height: 549)), outputFormat: .png, sourceRegion: region, colorPolicy: .keep,
                 cacheKey: ServeParsing.source + " cachebuster:3"))
-        let withDevice = try slice(["sl:large:bottom", "wd:iphone-16-pro:large"])
+        let withDevice = try slice(["sl:large:bottom::18", "wd:iphone-16-pro:large"])
         XCTAssertEqual(withDevice.device, device)
         XCTAssertEqual(
             try withDevice.request(screenshotSize: screenshot),

@@ -88,8 +88,8 @@ extension ServeOptions {
 
     /// `sl:FAMILY:POSITION[:ICONS[:IOS]]`, e.g. `sl:medium:top`: the wallpaper behind that widget
     /// slot of a home-screen screenshot, as the CLI's `slice` cuts it; ICONS `small` (default)
-    /// or `large`, IOS the version on the screenshot (default 18, at least 14), an empty one
-    /// keeping the default. Large icons came with iOS 18.
+    /// or `large`, IOS the version on the screenshot (at least 14; default, or empty: the newest
+    /// with numbers for the screenshot's size, as `imgcache slice`). Large icons came with iOS 18.
     mutating func applySlice(_ option: ServeOption) throws(ServeURLError) {
         try option.expect(2...4, "sl:FAMILY:POSITION[:ICONS[:IOS]]")
         let family = try option.word(0, "widget family")
@@ -103,8 +103,8 @@ extension ServeOptions {
                 "a \(family) widget sits at \(positions.map(\.rawValue).joined(separator: ", ")), not '\(ServeURLError.quote(name))'")
         }
         let icons = option.isOmitted(2) ? .small : try option.choice(2, "icon layout", of: IconLayout.self)
-        let iOS = option.isOmitted(3) ? 18 : try option.wholeNumber(3, "iOS version", in: 14...999)
-        guard icons == .small || iOS >= 18 else { throw option.invalid("large icons came with iOS 18, not \(iOS)") }
+        let iOS = option.isOmitted(3) ? nil : try option.wholeNumber(3, "iOS version", in: 14...999)
+        if let iOS, icons == .large, iOS < 18 { throw option.invalid("large icons came with iOS 18, not \(iOS)") }
         slice = Slice(family: widgetFamily, position: position, icons: icons, iOS: iOS)
     }
 

@@ -31,7 +31,7 @@ struct ServeOptions {
         let family: WidgetFamily
         let position: SlotPosition
         let icons: IconLayout
-        let iOS: Int
+        let iOS: Int?
     }
 
     /// The pipeline's limits: targets are checked against `maxOutputPixels`.

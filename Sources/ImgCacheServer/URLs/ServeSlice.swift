@@ -13,8 +13,9 @@ public struct ServeSlice: Sendable, Hashable {
     public let position: SlotPosition
     /// The screenshot's icon layout. Default `.small`.
     public let icons: IconLayout
-    /// The iOS version on the screenshot. Default 18.
-    public let iOS: Int
+    /// The iOS version on the screenshot; nil (the default) for the newest with numbers for the
+    /// screenshot's size, as `imgcache slice` picks it (`HomeScreenLayout.memoised`).
+    public let iOS: Int?
     /// The phone `wd:` names, if any: it picks the layout where two phones share a screenshot
     /// size (1125x2436), and a screenshot of another size is refused.
     public let device: DeviceModel?
@@ -24,9 +25,9 @@ public struct ServeSlice: Sendable, Hashable {
     public let request: ImageRequest
 
     /// A slice of the `family` slot at `position`; defaults as `imgcache slice`: small icons,
-    /// iOS 18, no device.
+    /// the newest iOS with numbers for the screenshot, no device.
     public init(
-        family: WidgetFamily, position: SlotPosition, icons: IconLayout = .small, iOS: Int = 18, device: DeviceModel? = nil,
+        family: WidgetFamily, position: SlotPosition, icons: IconLayout = .small, iOS: Int? = nil, device: DeviceModel? = nil,
         request: ImageRequest
     ) {
         self.family = family
