@@ -56,6 +56,15 @@ final class AttentionCropTests: XCTestCase {
 
     /// A detailed subject on a flat background, flush against each edge: the window moves to
     /// that edge, and stops there.
+    func testFramesOfSeveralSizesAreRefusedNotCut() {
+        let image = DecodedImage(
+            info: ImageInfo(format: .gif, sourceSize: PixelSize(width: 40, height: 20)),
+            frames: [ImageFrame(bitmap: flat(40, 20)), ImageFrame(bitmap: flat(10, 10))])
+        XCTAssertThrowsError(try AttentionCrop(target: PixelSize(width: 20, height: 20)).process(image, context: ImageProcessingContext())) {
+            XCTAssertEqual($0 as? ImgCacheError, .invalidArgument("a smart crop cuts frames of one size; these are of several"))
+        }
+    }
+
     func testADetailedSubjectIsFoundAtEachEdge() {
         let wide = flat(400, 200), tall = flat(200, 400)
         let cases: [(Bitmap, PixelRect, PixelRect)] = [

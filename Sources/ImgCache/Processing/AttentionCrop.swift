@@ -32,8 +32,12 @@ public struct AttentionCrop: ImageProcessing {
     /// `attention-crop(WxH)`.
     public var identifier: String { "attention-crop(\(target))" }
 
+    /// - Throws: `invalidArgument` for frames of different sizes (one window cannot cut them all).
     public func process(_ image: DecodedImage, context: ImageProcessingContext) throws -> DecodedImage {
         guard let first = image.frames.first else { return image }
+        guard image.frames.allSatisfy({ $0.bitmap.size == first.bitmap.size }) else {
+            throw ImgCacheError.invalidArgument("a smart crop cuts frames of one size; these are of several")
+        }
         let window = window(in: image.frames.map(\.bitmap))
         guard window.size != first.bitmap.size else { return image }
         var cropped = image
