@@ -90,8 +90,8 @@ struct VariantRenderer: Sendable {
     ///   canvas and a copy to restore): what an interlaced PNG, a progressive JPEG or a GIF holds at
     ///   the source's resolution;
     /// - three times each target's output frames (the frames, the encoder's copy and its output;
-    ///   at the target's size when padded, at the fill size for a smart crop), of which a multi-target decode holds `passBudget` at
-    ///   once beside the largest.
+    ///   at the target's size when padded, at the fill size for a smart crop), of which a
+    ///   multi-target decode holds `passBudget` at once beside the largest.
     /// A target that will fail (over the output limit, a region that does not fit) counts nothing.
     static func estimatedDecodeMemory(_ header: ImageInspection, targets: [DecodingOptions], passBudget: Int) -> Int {
         let stored = header.orientation.swapsAxes ? header.size.transposed : header.size
