@@ -52,7 +52,9 @@ extension ServeOptions {
         guard option.arguments.count > 1 else { return }
         extendGravity = try Self.gravity(option, from: 1, usage: "ex:1:TYPE or ex:1:fp:X:Y")
         if extendGravity == .smart {
-            throw .unsupportedOption(name: option.name, detail: "sm picks a crop's window; a padding is placed at ce, no, so, ea, we, noea, nowe, soea, sowe or fp:X:Y")
+            throw .unsupportedOption(
+                name: option.name,
+                detail: "sm picks a crop's window; a padding is placed at ce, no, so, ea, we, noea, nowe, soea, sowe or fp:X:Y")
         }
     }
 
@@ -61,7 +63,9 @@ extension ServeOptions {
     mutating func applyBackground(_ option: ServeOption) throws(ServeURLError) {
         try option.expect(1...3, "bg:R:G:B or bg:RRGGBB")
         if option.arguments.count == 3 {
-            let channels = try (0..<3).map { index throws(ServeURLError) in UInt8(try option.wholeNumber(index, "colour channel", in: 0...255)) }
+            let channels = try (0..<3).map { index throws(ServeURLError) in
+                UInt8(try option.wholeNumber(index, "colour channel", in: 0...255))
+            }
             background = RGBAColor(red: channels[0], green: channels[1], blue: channels[2])
             return
         }
