@@ -87,7 +87,7 @@ final class ImgproxySignedURLTests: XCTestCase {
     }
 
     func testASignedSliceVerifiesAndWaitsForTheScreenshotsSize() throws {
-        let cases = [Case(source: Self.photo, plain: false, params: Params(resizing_type: "fill"), advanced: ["sl:medium:top", "wd:iphone-16-pro:medium"])]
+        let cases = [Case(source: Self.photo, plain: false, params: Params(resizing_type: "fill"), advanced: ["sl:medium:top::18", "wd:iphone-16-pro:medium"])]
         let path = try ImgproxySigner.paths(cases, keyHex: ServeParsing.keyHex, saltHex: ServeParsing.saltHex).paths[0]
         let serve = try ServeParsing.signed().parse(path: path)
         XCTAssertNil(serve.imageRequest)
