@@ -113,14 +113,13 @@ enum SliceCommand: Command {
         let slices = try WallpaperSlicer(screenshot: screenshot, layout: layout)
             .slices(job.slots(of: layout), processors: job.processing.processors(pixelsPerPoint: layout.scale))
         return try slices.map { slice in
-            let data: Data
-            switch job.format {
-            case .jpeg(let quality): data = try JPEGEncoder.encode(slice.bitmap, quality: quality, iccProfile: slice.iccProfile)
-            default: data = try PNGEncoder.encode(slice.bitmap, iccProfile: slice.iccProfile)
-            }
+            // The encoder reads only the frames (and an animation's loop count) of the image's info.
+            let image = DecodedImage(
+                info: ImageInfo(format: .png, sourceSize: slice.bitmap.size), frames: [ImageFrame(bitmap: slice.bitmap)])
+            let (data, format) = try VariantEncoder(format: job.format, iccProfile: slice.iccProfile).encode(image)
             let path = try job.destination(of: slice.slot, isURL: false)!
             try DecodeCommand.write(data, to: path)
-            return report(slice.slot, layout, path: path, format: job.format == .png ? .png : .jpeg, bytes: data.count, job)
+            return report(slice.slot, layout, path: path, format: format, bytes: data.count, job)
         }
     }
 
