@@ -50,8 +50,11 @@ enum DecodeCommand: Command {
         case .automatic, .gif, .webp, .webpLossless: break
         }
         let writer = try OutputWriter(format: format, quality: quality, maxBytes: maxBytes, colorPolicy: options.colorPolicy)
-        // The pipeline's order: the blur and tint, then a padding and the background.
-        let allProcessors = processors + target.frameProcessors(targetPixels: options.targetSize)
+        // What the pipeline runs for the same request: the blur and tint, then a padding and the background.
+        let request = ImageRequest(
+            url: URL(fileURLWithPath: input), contentMode: target.mode, gravity: target.gravity, background: target.background,
+            processors: processors)
+        let allProcessors = request.frameProcessors(targetPixels: options.targetSize)
         let info = try allProcessors.isEmpty
             ? ImageDecoder.decode(source, options: options) { frame, info in try writer.add(frame, info: info) }
             : processed(source, options: options, processors: allProcessors, scale: scale, into: writer)

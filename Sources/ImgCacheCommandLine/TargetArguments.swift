@@ -147,15 +147,6 @@ struct TargetArguments {
         }
     }
 
-    /// What the pipeline runs on the decoded frames of these options for a target of `pixels`,
-    /// for `decode`, which does without the pipeline: `pad`'s padding, then the background.
-    func frameProcessors(targetPixels pixels: PixelSize?) -> [any ImageProcessing] {
-        var processors: [any ImageProcessing] = []
-        if mode == .pad, let pixels { processors.append(Padding(size: pixels, gravity: gravity)) }
-        if let background { processors.append(BackgroundFill(color: background)) }
-        return processors
-    }
-
     /// `--gravity` or `--focus` (not both), which only a crop or a padding takes.
     private static func gravity(_ arguments: inout ArgumentList, mode: ContentMode) throws -> CropGravity {
         let names = CropGravity.named.map(\.name).joined(separator: ", ")

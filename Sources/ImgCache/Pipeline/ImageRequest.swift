@@ -155,6 +155,18 @@ public struct ImageRequest: Sendable, Hashable {
     }
 }
 
+extension ImageRequest {
+    /// What runs on the resampled frames for a target of `pixels` (nil: none): `processors`, then
+    /// `.pad`'s padding to the target and `background` (imgproxy's order: filters, extend,
+    /// flatten). The pipeline runs these; a caller decoding with `ImageDecoder` itself can too.
+    public func frameProcessors(targetPixels pixels: PixelSize?) -> [any ImageProcessing] {
+        var steps = processors
+        if contentMode == .pad, let pixels { steps.append(Padding(size: pixels, gravity: gravity)) }
+        if let background { steps.append(BackgroundFill(color: background)) }
+        return steps
+    }
+}
+
 extension ImageRequest.OutputFormat {
     /// True for the formats that hold one frame (PNG, JPEG).
     var isStill: Bool {

@@ -40,15 +40,7 @@ struct RequestPlan: Sendable {
         variantKey = VariantKey.make(
             url: originalKey, pixels: pixels, options: options, format: request.outputFormat, quality: request.quality,
             maxBytes: request.maxBytes, background: request.background, processors: request.processorChain, scale: scale)
-        processors = Self.processors(for: request, target: pixels)
-    }
-
-    /// The request's processors, then `.pad`'s padding to the target and the background.
-    private static func processors(for request: ImageRequest, target: PixelSize?) -> ProcessorChain {
-        var processors = request.processors
-        if request.contentMode == .pad, let target { processors.append(Padding(size: target, gravity: request.gravity)) }
-        if let background = request.background { processors.append(BackgroundFill(color: background)) }
-        return ProcessorChain(processors: processors)
+        processors = ProcessorChain(processors: request.frameProcessors(targetPixels: pixels))
     }
 
     /// `image` through `processors` (as decoded when there are none).
