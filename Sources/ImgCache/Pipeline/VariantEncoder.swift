@@ -1,7 +1,7 @@
 import Foundation
 
 /// Encodes the kept frames of a prepared image in a request's output format, under its byte cap:
-/// the one place the encoder is chosen (by the pipeline's variants and the CLI's `decode`).
+/// the one place the encoder is chosen (by the pipeline's variants and the CLI's `decode` and `slice`).
 ///
 /// - `.automatic`: GIF for several frames, JPEG (at `quality`, default 85) for one opaque frame,
 ///   PNG for one with any translucent pixel.
