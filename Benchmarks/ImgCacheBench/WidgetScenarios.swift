@@ -19,6 +19,7 @@ extension Scenario {
                 configuration.diskCache.root = try benchmarkFolder("\(name)-\(runs.next())")
                 return try ImagePipeline(configuration: configuration)
             }
+            defer { Untimed.run { try? wait { await pipeline.shutdown() } } }
             let requests = phoneWidgetRequests(URL(fileURLWithPath: path))
             let prepared: [ImageSummary]
             if oneCall {

@@ -92,3 +92,4 @@ for number in 1...max(1, polls) {
     do { try await poll(number) } catch { print("poll \(number): failed: \(error)") }
     if number < polls { try? await Task.sleep(for: .milliseconds(Int(interval * 1000))) }
 }
+await pipeline.shutdown()

@@ -63,3 +63,5 @@ request.cachePolicy = .cacheOnly
 let again = try await pipeline.prepare(request)
 print("again from \(again.cacheOutcome)")
 print(pipeline.metrics.prometheusText(), terminator: "")
+// Before exiting: calls in flight finish, the pipeline's threads end, the cache index closes.
+await pipeline.shutdown()

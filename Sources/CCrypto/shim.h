@@ -3,6 +3,17 @@
 #include <openssl/params.h>
 #include <openssl/core_names.h>
 
+/* Initialises libcrypto for the process, once (OPENSSL_init_crypto is idempotent and thread-safe),
+ * without its exit-time clean-up: by default the first initialisation registers OPENSSL_cleanup
+ * with atexit, and OPENSSL_cleanup frees every thread's libcrypto state without a lock while a
+ * thread that is ending frees its own (OpenSSL documents OPENSSL_cleanup as not thread-safe), a
+ * double free when a process exits with threads still ending. Only the first initialisation
+ * decides, so this must run before any other use of OpenSSL, libcurl's included. Returns 1 on
+ * success. Swift calls it through `LibCrypto.initialize()`. */
+static inline int imgcache_crypto_initialize(void) {
+    return OPENSSL_init_crypto(OPENSSL_INIT_NO_ATEXIT, NULL);
+}
+
 /* HMAC-SHA256 under `key` of `first` then `second` (either may be empty), written to `tag`
  * (32 bytes), through the EVP_MAC API of OpenSSL 3. Returns 1 on success, 0 on failure (out of
  * memory). For the Redis tier's value tags. */

@@ -39,6 +39,8 @@ public enum ImgCacheError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A request with `ImageRequest.CachePolicy.cacheOnly` found nothing stored for `key`; no
     /// request was made.
     case notCached(key: String)
+    /// The request began after `ImagePipeline.shutdown()` did; nothing was done.
+    case shutDown
 
     public var description: String {
         switch self {
@@ -76,6 +78,8 @@ public enum ImgCacheError: Error, Sendable, Equatable, CustomStringConvertible {
             return "cache index \(path): \(detail)"
         case .notCached(let key):
             return "not in the cache (cache only): \(key)"
+        case .shutDown:
+            return "the pipeline is shut down"
         }
     }
 }

@@ -46,7 +46,7 @@ enum ExitStatus: Int32 {
             case .dimensionsOverLimit: return (.overLimit, error.description)
             case .invalidArgument: return (.usage, error.description)
             case .io: return (.io, error.description)
-            case .encodingFailed: return (.failure, error.description)
+            case .encodingFailed, .shutDown: return (.failure, error.description)
             case .cacheIndex: return (.cache, error.description)
             case .invalidURL, .unknownDevice, .widgetSizeUnknown: return (.usage, error.description)
             case .network, .timeout: return (.network, error.description)

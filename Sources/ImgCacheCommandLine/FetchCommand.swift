@@ -46,18 +46,16 @@ enum FetchCommand: Command {
             return request
         }
         let pipeline = try fetch.pipeline(applying: options)
-        // Closed here: the process exits before the tasks that hold the pipeline are freed, and a cache
-        // that wrote and was left open makes the next process to open it reconcile the whole folder.
-        defer { pipeline.diskCache.close() }
+        defer { shutDown(pipeline) }
         guard requests.count == 1 else {
             if output != nil { throw UsageError("-o takes one target; give one --device and one --widget") }
             // Several targets: one download and one decode for all, a path (or report) for each.
-            let summaries = try runBlocking(flushing: pipeline) { await pipeline.prefetch(requests) }.map { try $0.get() }
+            let summaries = try runBlocking { await pipeline.prefetch(requests) }.map { try $0.get() }
             let reports = summaries.map { FetchReport(path: $0.fileURL?.path ?? Self.notStored, response: $0) }
             print(json ? try FetchReport.json(reports.map { $0.object() }) : reports.map(\.path).joined(separator: "\n"))
             return
         }
-        let response = try runBlocking(flushing: pipeline) { try await pipeline.prepare(requests[0]) }
+        let response = try runBlocking { try await pipeline.prepare(requests[0]) }
         if let output { try DecodeCommand.write(try response.encodedData(), to: output) }
         let path = output ?? response.fileURL?.path ?? Self.notStored
         if json {
@@ -95,17 +93,12 @@ func runBlocking<Value: Sendable>(_ work: @escaping @Sendable () async throws ->
     return try box.result!.get()
 }
 
-/// `runBlocking(work)`, then, whatever its outcome, the pipeline's Redis counters sent before
-/// the process exits.
-func runBlocking<Value: Sendable>(
-    flushing pipeline: ImagePipeline, _ work: @escaping @Sendable () async throws -> Value
-) throws -> Value {
-    try runBlocking {
-        let result: Result<Value, any Error>
-        do { result = .success(try await work()) } catch { result = .failure(error) }
-        await pipeline.flushRedisCounters()
-        return try result.get()
-    }
+/// Shuts `pipeline` down and waits until it has (see `ImagePipeline.shutdown()`): its work done,
+/// its Redis counters sent, its threads ended and its cache index closed. Every verb that makes a
+/// pipeline calls it before returning, so that no thread of the pipeline's is still ending when
+/// the process exits, and so that the next process to open the cache finds it closed cleanly.
+func shutDown(_ pipeline: ImagePipeline) {
+    _ = try? runBlocking { await pipeline.shutdown() }
 }
 
 /// Carries a result from a task to the thread waiting for it (written before the semaphore is

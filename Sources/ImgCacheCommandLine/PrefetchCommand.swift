@@ -48,11 +48,9 @@ enum PrefetchCommand: Command {
         }
         let sources = pairs.map(\.0), requests = pairs.map(\.1)
         let pipeline = try fetch.pipeline(applying: options)
-        // Closed here: the process exits before the tasks that hold the pipeline are freed, and a cache
-        // that wrote and was left open makes the next process to open it reconcile the whole folder.
-        defer { pipeline.diskCache.close() }
+        defer { shutDown(pipeline) }
         let progress = ProgressBar(total: requests.count, enabled: isatty(STDERR_FILENO) == 1 && !json)
-        let results = try runBlocking(flushing: pipeline) {
+        let results = try runBlocking {
             await pipeline.prefetch(requests) { done, _ in progress.update(done) }
         }
         progress.finish()

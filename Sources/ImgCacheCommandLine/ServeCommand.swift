@@ -53,8 +53,7 @@ enum ServeCommand: Command {
         let signals = TerminationSignals { _ in
             Task {
                 let summary = await server.shutdown(drainSeconds: drain)
-                await pipeline.flushRedisCounters()
-                pipeline.diskCache.close()
+                await pipeline.shutdown()
                 CommandLineTool.printError(
                     "imgcache serve: stopped; \(summary.requestsDrained) requests finished while draining, \(summary.requestsCutOff) cut off")
                 finished.signal()

@@ -129,9 +129,7 @@ enum SliceCommand: Command {
         var target = TargetArguments()
         target.cacheDirectory = cacheDirectory
         let pipeline = try target.pipeline()
-        // Closed here: the process exits before the tasks that hold the pipeline are freed, and a cache
-        // that wrote and was left open makes the next process to open it reconcile the whole folder.
-        defer { pipeline.diskCache.close() }
+        defer { shutDown(pipeline) }
         let screenshot = try runBlocking { try await pipeline.data(for: url) }
         let layout = try job.layoutArguments.layout(screenshot: ImageDecoder.inspect(.data(screenshot.data)).size)
         let slots = try job.slots(of: layout)

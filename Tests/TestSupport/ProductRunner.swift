@@ -14,11 +14,15 @@ public enum ProductRunner {
         public let killedBySignal: Bool
     }
 
-    /// Runs the package's `executable` with `arguments` in `directory` (default: the current one).
+    /// Runs the package's `executable` with `arguments` in `directory` (default: the current one),
+    /// with `environment` added to the test's.
     public static func run(
-        _ executable: String, _ arguments: [String], in directory: URL? = nil, timeout: TimeInterval = 60
+        _ executable: String, _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:],
+        timeout: TimeInterval = 60
     ) throws -> Result {
-        try run(Bundle.main.bundleURL.appendingPathComponent(executable), arguments, in: directory, timeout: timeout)
+        try run(
+            Bundle.main.bundleURL.appendingPathComponent(executable), arguments, in: directory, environment: environment,
+            timeout: timeout)
     }
 
     /// Runs `tool`, found on the PATH, with `arguments` in `directory` (default: the current one).
@@ -28,10 +32,14 @@ public enum ProductRunner {
         try run(URL(fileURLWithPath: "/usr/bin/env"), [tool] + arguments, in: directory, timeout: timeout)
     }
 
-    private static func run(_ executableURL: URL, _ arguments: [String], in directory: URL?, timeout: TimeInterval) throws -> Result {
+    private static func run(
+        _ executableURL: URL, _ arguments: [String], in directory: URL?, environment: [String: String] = [:],
+        timeout: TimeInterval
+    ) throws -> Result {
         let process = Process()
         process.executableURL = executableURL
         process.arguments = arguments
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         if let directory { process.currentDirectoryURL = directory }
         let output = Pipe(), errors = Pipe()
         process.standardOutput = output

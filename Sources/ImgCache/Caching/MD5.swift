@@ -16,6 +16,7 @@ public enum MD5 {
     }
 
     private static func digest(_ bytes: UnsafeRawBufferPointer) -> String {
+        LibCrypto.initialize()
         var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
         let status = EVP_Digest(bytes.baseAddress, bytes.count, &digest, &length, EVP_md5(), nil)

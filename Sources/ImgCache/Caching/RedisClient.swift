@@ -24,6 +24,8 @@ final class RedisClient: Sendable {
     private struct State: ~Copyable {
         /// Open connections not lent out.
         var idle: [RedisConnection] = []
+        /// Set by `close()`: no command runs from then on.
+        var isClosed = false
         /// Calls are skipped until then after a failure.
         var skipUntil: DispatchTime?
         /// The next skip period.
@@ -49,7 +51,7 @@ final class RedisClient: Sendable {
     /// configuration must be valid (`RedisTier` checks it).
     func run(_ commands: [[Data]]) -> [RedisReply]? {
         let now = DispatchTime.now()
-        if state.withLock({ state in state.skipUntil.map { now < $0 } ?? false }) { return nil }
+        if state.withLock({ state in state.isClosed || (state.skipUntil.map { now < $0 } ?? false) }) { return nil }
         guard slots.wait(timeout: now + configuration.commandTimeout) == .success else { return nil }
         defer { slots.signal() }
         var reused = state.withLock { state in state.idle.popLast() }
@@ -58,7 +60,7 @@ final class RedisClient: Sendable {
                 let connection = if let reused { reused } else { try connect() }
                 let replies = try connection.run(pipelined: commands)
                 state.withLock { state in
-                    state.idle.append(connection)
+                    if !state.isClosed { state.idle.append(connection) }
                     guard state.downSince.map({ now > $0 }) ?? true else { return }
                     state.downSince = nil
                     state.skipUntil = nil
@@ -71,6 +73,15 @@ final class RedisClient: Sendable {
                 failed(error.description)
                 return nil
             }
+        }
+    }
+
+    /// Closes the idle connections, and each busy one as its command returns; every later `run`
+    /// returns nil at once.
+    func close() {
+        state.withLock { state in
+            state.isClosed = true
+            state.idle.removeAll()
         }
     }
 

@@ -83,6 +83,14 @@ public final class RedisTier: Sendable {
         _ = run([])
     }
 
+    /// Sends the counters not yet sent, then closes the connections; later calls find nothing
+    /// and store nothing, as when Redis is down (without a warning). Blocks for at most the
+    /// command time-out.
+    public func close() {
+        flushCounters()
+        client?.close()
+    }
+
     /// This instance's counters since it was made.
     public var counters: RedisTierCounters { counts.withLock { $0.local } }
 

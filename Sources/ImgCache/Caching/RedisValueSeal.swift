@@ -30,6 +30,7 @@ struct RedisValueSeal: Sendable {
             let crc = body.withUnsafeBytes { libdeflate_crc32(0, $0.baseAddress, $0.count) }
             return withUnsafeBytes(of: crc.bigEndian) { Data($0) }
         }
+        LibCrypto.initialize()
         var prefix = withUnsafeBytes(of: UInt32(truncatingIfNeeded: key.utf8.count).bigEndian) { Data($0) }
         prefix.append(contentsOf: key.utf8)
         var tag = Data(count: 32)

@@ -51,6 +51,8 @@ public final class DataLoader: DataLoading {
     ) {
         self.configuration = configuration
         self.sleep = sleep
+        // Before the first URLSession, whose libcurl initialises OpenSSL.
+        LibCrypto.initialize()
         sessions = LoaderSessions(configuration: configuration)
         policy = Result {
             try configuration.validate()
@@ -61,6 +63,15 @@ public final class DataLoader: DataLoading {
             return (urls, try AddressScreen(allowedPrivateHosts: hosts))
         }
         fileReader = configuration.allowsFileURLs ? BlockingPool(threadCount: 1, name: "imgcache-files") : nil
+    }
+
+    /// Ends the loader's own thread (for `file://` URLs) once its reads are done, and lets its
+    /// shared session finish its transfers before invalidating it. For the pipeline that made the
+    /// loader, when it shuts down: loads after this fail for `file://` URLs with
+    /// `ImgCacheError.shutDown`.
+    func shutdown() {
+        fileReader?.shutdown()
+        sessions.close()
     }
 
     /// Also throws `invalidArgument`, before any request is sent, for `request.headers` that break

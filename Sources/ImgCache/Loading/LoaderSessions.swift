@@ -42,8 +42,15 @@ final class LoaderSessions: Sendable {
         self.configuration = configuration
     }
 
-    deinit {
-        shared.withLock { $0 }?.finishTasksAndInvalidate()
+    deinit { close() }
+
+    /// Lets the shared session finish its tasks, then invalidates it; an attempt after this
+    /// opens a new one.
+    func close() {
+        shared.withLock { shared in
+            defer { shared = nil }
+            return shared
+        }?.finishTasksAndInvalidate()
     }
 
     /// A data task for `request`, not yet resumed, whose callbacks go to `transfer`, and the session

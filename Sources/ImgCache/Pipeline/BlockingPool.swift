@@ -8,9 +8,10 @@ import Synchronization
 /// while a pool thread does the work, so none of it ever occupies a thread of Swift's cooperative
 /// executor, which a server shares with all its other tasks.
 ///
-/// The pool has a fixed number of threads, started with it and ended when it is released; jobs
-/// wait in arrival order for a free thread. A job whose caller is cancelled before a thread takes
-/// it does not run.
+/// The pool has a fixed number of threads, started with it; jobs wait in arrival order for a free
+/// thread. A job whose caller is cancelled before a thread takes it does not run. `shutdown()`
+/// runs the jobs queued, then waits until every thread has ended; a pool released without it
+/// ends its threads once they have run the jobs queued, without waiting for them.
 final class BlockingPool: Sendable {
     /// Set by a caller's cancellation; a job not yet started is then skipped.
     final class CancellationFlag: Sendable {
@@ -37,9 +38,15 @@ final class BlockingPool: Sendable {
         private let state = Mutex(State())
         private let pending = DispatchSemaphore(value: 0)
 
-        func push(_ job: Job) {
-            state.withLock { $0.jobs.append(job) }
-            pending.signal()
+        /// Queues `job`; false (and nothing queued) once the queue is closed.
+        func push(_ job: Job) -> Bool {
+            let isQueued = state.withLock { state in
+                guard !state.isClosed else { return false }
+                state.jobs.append(job)
+                return true
+            }
+            if isQueued { pending.signal() }
+            return isQueued
         }
 
         /// Wakes `threads` waiting threads so that they see the queue closed and end.
@@ -73,36 +80,51 @@ final class BlockingPool: Sendable {
 
     let threadCount: Int
     let queue = Queue()
+    /// The threads, until `shutdown()` takes them to wait for their end.
+    private let threads: Mutex<[JoinableThread]>
 
     /// Starts `threadCount` threads (at least 1) named `name-1`, `name-2`... as seen by a
-    /// debugger or `top -H`.
+    /// debugger or `top -H` (Linux keeps 15 bytes of a name).
     init(threadCount: Int, name: String) {
         self.threadCount = max(1, threadCount)
-        for number in 1...self.threadCount {
-            let queue = self.queue
-            let thread = Thread {
+        let queue = self.queue
+        threads = Mutex((1...self.threadCount).map { number in
+            JoinableThread(name: "\(name)-\(number)") {
                 while let job = queue.pop() { job.body(job.flag.isSet.load(ordering: .relaxed)) }
             }
-            thread.name = "\(name)-\(number)"
-            thread.start()
-        }
+        })
     }
 
     deinit { queue.close(threads: threadCount) }
 
+    /// Runs the jobs queued, refuses new ones (`run` throws `ImgCacheError.shutDown`), and blocks
+    /// the calling thread until every thread of the pool has ended. Later calls return at once.
+    /// Never call it from a job of this pool.
+    func shutdown() {
+        let ending = threads.withLock { threads in
+            defer { threads = [] }
+            return threads
+        }
+        guard !ending.isEmpty else { return }
+        queue.close(threads: threadCount)
+        for thread in ending { thread.join() }
+    }
+
     /// Runs `work` on a pool thread and returns its result. Throws `CancellationError` without
-    /// running `work` when the calling task is cancelled before a thread takes it.
+    /// running `work` when the calling task is cancelled before a thread takes it, and
+    /// `ImgCacheError.shutDown` once the pool is shut down.
     func run<Result: Sendable>(_ work: @escaping @Sendable () throws -> Result) async throws -> Result {
         let flag = CancellationFlag()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Result, any Error>) in
-                queue.push(Job(flag: flag) { cancelled in
+                let job = Job(flag: flag) { cancelled in
                     if cancelled {
                         continuation.resume(throwing: CancellationError())
                     } else {
                         continuation.resume(with: Swift.Result { try work() })
                     }
-                })
+                }
+                if !queue.push(job) { continuation.resume(throwing: ImgCacheError.shutDown) }
             }
         } onCancel: {
             flag.isSet.store(true, ordering: .relaxed)

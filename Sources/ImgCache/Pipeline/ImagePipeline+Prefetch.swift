@@ -7,10 +7,26 @@ extension ImagePipeline {
     /// fetched once and decoded once per DCT scale for all their targets. Variants already stored
     /// are not decoded. Returns each request's summary (not its pixels, so memory stays bounded
     /// however long the list), in the order of `requests`. Each request keeps its own priority
-    /// (a background prefetch passes `.low`, so that requests a user waits for go first).
+    /// (a background prefetch passes `.low`, so that requests a user waits for go first). Once
+    /// `shutdown()` has begun, every request fails with `ImgCacheError.shutDown`.
     public func prefetch(
         _ requests: [ImageRequest],
         progress: @escaping @Sendable (Int, Result<ImageSummary, any Error>) -> Void = { _, _ in }
+    ) async -> [Result<ImageSummary, any Error>] {
+        do {
+            return try await lifecycle.call { await prefetchAll(requests, progress: progress) }
+        } catch {
+            return requests.indices.map { index in
+                metrics.requestStarted()
+                metrics.requestFailed(error, seconds: 0)
+                progress(index + 1, .failure(error))
+                return .failure(error)
+            }
+        }
+    }
+
+    private func prefetchAll(
+        _ requests: [ImageRequest], progress: @escaping @Sendable (Int, Result<ImageSummary, any Error>) -> Void
     ) async -> [Result<ImageSummary, any Error>] {
         var results = [Result<ImageSummary, any Error>?](repeating: nil, count: requests.count)
         var done = 0

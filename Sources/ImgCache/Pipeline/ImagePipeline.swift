@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Takes a URL and a target and returns a pixel-exact, memory-bounded image: from the memory
 /// cache, the disk cache, the shared tiers (the Redis tier when configured, then
@@ -12,6 +13,11 @@ import Foundation
 /// has cancelled. Downloads and decodes each run under their own concurrency limit, higher
 /// priorities first. Everything that blocks (the disk cache's SQLite index and files, Redis,
 /// decoding, encoding) runs on threads of the pipeline's own, never on the cooperative pool.
+///
+/// Call `shutdown()` when done with a pipeline, before the process exits: it lets the calls in
+/// flight finish, then ends the pipeline's threads and closes its cache index and Redis
+/// connections. A pipeline released without it closes them when the last task holding it ends,
+/// but its threads may still be ending when the process exits.
 public final class ImagePipeline: Sendable {
     public let configuration: Configuration
     /// The disk cache holding originals (key: see `Configuration.keyPolicy`) and variants (see
@@ -32,6 +38,13 @@ public final class ImagePipeline: Sendable {
     let shared: SharedTiers
     /// The shared Redis tier, nil when `configuration.redis` is.
     let redis: RedisTier?
+    /// The loader the pipeline made (when `configuration.dataLoader` is nil), which its
+    /// `shutdown()` shuts down too; a loader of the caller's stays the caller's.
+    let ownLoader: DataLoader?
+    /// Refuses calls once `shutdown()` has begun, and counts the calls in flight until then.
+    let lifecycle = PipelineLifecycle()
+    /// The work of the first `shutdown()` call, which later calls wait for.
+    let ending = Mutex<Task<Void, Never>?>(nil)
     /// What the pipeline did: requests by outcome, errors by kind, origin requests, bytes
     /// downloaded, the Redis tier's counters, and how long each stage took; as a snapshot or as
     /// Prometheus text.
@@ -47,7 +60,8 @@ public final class ImagePipeline: Sendable {
         // Large downloads are written to the cache's tmp/ as they arrive, to be moved into place.
         var loading = configuration.loading
         if loading.spillFolder == nil { loading.spillFolder = diskCache.temporaryFolder }
-        let loader = configuration.dataLoader ?? DataLoader(configuration: loading)
+        let ownLoader = configuration.dataLoader == nil ? DataLoader(configuration: loading) : nil
+        let loader = configuration.dataLoader ?? ownLoader!
         let blocking = BlockingPool(threadCount: configuration.maxConcurrentDecodes + 2, name: "imgcache")
         let redis = configuration.redis.map { RedisTier(configuration: $0, log: configuration.log) }
         // One thread per download at once: each may wait on a shared tier (a lease, a lookup).
@@ -74,12 +88,17 @@ public final class ImagePipeline: Sendable {
         self.blocking = blocking
         self.shared = shared
         self.redis = redis
+        self.ownLoader = ownLoader
     }
 
-    /// What keeps the pipeline from serving, checked on its own threads: the disk cache's index
-    /// does not answer a lookup, or a configured Redis does not answer a `PING`. Empty when
-    /// healthy. For a server's health check.
+    /// What keeps the pipeline from serving, checked on its own threads: it is shut down, the
+    /// disk cache's index does not answer a lookup, or a configured Redis does not answer a
+    /// `PING`. Empty when healthy. For a server's health check.
     public func healthProblems() async -> [String] {
+        (try? await lifecycle.call { await problems() }) ?? ["the pipeline is shut down"]
+    }
+
+    private func problems() async -> [String] {
         var problems: [String] = []
         let disk = diskCache
         do {
@@ -97,8 +116,8 @@ public final class ImagePipeline: Sendable {
     public var redisCounters: RedisTierCounters? { redis?.counters }
 
     /// Adds this pipeline's Redis counters not yet in `imgcache:stats` (they otherwise go with its
-    /// next Redis command), on a tier thread; for a process about to exit. Nothing without a
-    /// tier.
+    /// next Redis command, or with `shutdown()`), on a tier thread. Nothing without a tier or
+    /// once the pipeline is shut down.
     public func flushRedisCounters() async {
         guard let redis else { return }
         _ = try? await shared.io.run { redis.flushCounters() }
@@ -127,12 +146,14 @@ public final class ImagePipeline: Sendable {
 
     /// The summary of the variant for `request` when it is at hand: in the memory cache, or stored
     /// and remembered (found or rendered lately, see `Configuration.rememberedVariantLimit`),
-    /// fresh, and its file unchanged since. Nil otherwise, and for a request that reloads or is
-    /// not valid: then call `prepare(_:)`. Never waits (a remembered variant costs a `stat`), so
+    /// fresh, and its file unchanged since. Nil otherwise, for a request that reloads or is not
+    /// valid (then call `prepare(_:)`), and once `shutdown()` has begun. Never waits (a remembered variant costs a `stat`), so
     /// an event loop can answer from it; counted in `metrics` as `prepare` would count it.
     public func storedSummary(for request: ImageRequest) -> ImageSummary? {
         let start = DispatchTime.now()
-        guard let plan = try? RequestPlan(request, configuration), let known = knownSummary(plan, start: start) else {
+        guard lifecycle.isOpen, let plan = try? RequestPlan(request, configuration),
+              let known = knownSummary(plan, start: start)
+        else {
             return nil
         }
         metrics.requestStarted()
@@ -145,12 +166,12 @@ public final class ImagePipeline: Sendable {
     /// pipeline still remembers it, it is fresh, and its file at `path` (the summary's `fileURL`'s
     /// path) is at `version` now (one `stat`). True counts a request answered from the disk in
     /// `metrics`, as `storedSummary(for:)` would, and stamps the read; false (nothing counted)
-    /// means ask `storedSummary(for:)`. Never waits. For a caller that keeps its answers under a
+    /// means ask `storedSummary(for:)` (always false once `shutdown()` has begun). Never waits. For a caller that keeps its answers under a
     /// key of its own (a server's answer for a URL path): it skips resolving the request and its
     /// cache keys.
     public func isStoredVariantCurrent(variantKey: String, path: String, version: StoredFileVersion) -> Bool {
         let start = DispatchTime.now()
-        guard remembered.isCurrent(variantKey, path: path, version: version) else { return false }
+        guard lifecycle.isOpen, remembered.isCurrent(variantKey, path: path, version: version) else { return false }
         metrics.requestStarted()
         metrics.requestFinished(outcome: .disk, seconds: Self.seconds(since: start))
         return true
@@ -177,6 +198,10 @@ public final class ImagePipeline: Sendable {
     /// skip work when nothing did. The first fetch of a URL counts as changed. Its key follows
     /// `Configuration.keyPolicy`.
     public func data(for url: URL) async throws -> DataResult {
+        try await lifecycle.call { try await fetchData(for: url) }
+    }
+
+    private func fetchData(for url: URL) async throws -> DataResult {
         try RequestPlan.checkURL(url, loading: configuration.loading)
         let request = OriginalRequest(
             url: url, key: configuration.keyPolicy.key(for: url), headers: [:], policy: .useCache, storage: .all,
@@ -205,15 +230,16 @@ public final class ImagePipeline: Sendable {
         } outcome: { $0.cacheOutcome }
     }
 
-    /// `work` (given its start) counted in the metrics: in flight while it runs, then by the
-    /// outcome `outcome` reads from its result, or by its error.
+    /// `work` (given its start) as a call of the pipeline's lifecycle (`shutDown` once the
+    /// pipeline is), counted in the metrics: in flight while it runs, then by the outcome
+    /// `outcome` reads from its result, or by its error.
     func counted<Value: Sendable>(
         _ work: (DispatchTime) async throws -> Value, outcome: (Value) -> CacheOutcome
     ) async throws -> Value {
         let start = DispatchTime.now()
         metrics.requestStarted()
         do {
-            let value = try await work(start)
+            let value = try await lifecycle.call { try await work(start) }
             metrics.requestFinished(outcome: outcome(value), seconds: Self.seconds(since: start))
             return value
         } catch {

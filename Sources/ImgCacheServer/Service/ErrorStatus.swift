@@ -28,8 +28,8 @@ struct ErrorStatus: Sendable, Hashable {
 
     /// 400 bad options, 403 a refused source, 404 the origin's 404 (or nothing cached for a
     /// cache-only request), 413 over a byte or pixel limit (the output's byte cap too), 415 not an
-    /// image, 422 a corrupt image, 502 an origin failure, 504 an origin time-out, 500 the server's
-    /// own failures.
+    /// image, 422 a corrupt image, 502 an origin failure, 504 an origin time-out, 503 a request
+    /// that came after the pipeline shut down, 500 the server's own failures.
     private static func status(of error: ImgCacheError) -> Int {
         switch error {
         case .invalidArgument, .invalidURL, .unknownDevice, .widgetSizeUnknown: return 400
@@ -41,6 +41,7 @@ struct ErrorStatus: Sendable, Hashable {
         case .corruptImage: return 422
         case .network: return 502
         case .timeout: return 504
+        case .shutDown: return 503
         case .io, .cacheIndex, .encodingFailed: return 500
         }
     }

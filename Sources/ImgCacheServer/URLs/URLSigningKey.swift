@@ -56,6 +56,7 @@ public struct URLSigningKey: Sendable, CustomStringConvertible, CustomDebugStrin
 
     /// HMAC-SHA256(key, salt + message); nil when libcrypto fails.
     private func mac(of message: [UInt8]) -> [UInt8]? {
+        LibCrypto.initialize()
         let input = salt + message
         var output = [UInt8](repeating: 0, count: Self.signatureBytes)
         var length = 0
