@@ -28,6 +28,10 @@ let package = Package(
         // WebP: still sources (libwebp) and animated ones (libwebpdemux) read; output written with
         // libwebp, animations with libwebpmux's WebPAnimEncoder.
         .systemLibrary(name: "CWebP", path: "Sources/CWebP"),
+        // HEIC and HEIF (libheif, HEVC through libde265) and AVIF (libavif, AV1 through dav1d and
+        // libaom): read, and AVIF written.
+        .systemLibrary(name: "CHeif", path: "Sources/CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        .systemLibrary(name: "CAVIF", path: "Sources/CAVIF", providers: [.apt(["libavif-dev"])]),
         // The shared Redis tier under the local caches (hiredis, blocking calls with time-outs).
         .systemLibrary(name: "CHiredis", path: "Sources/CHiredis"),
         // The overlay's drawing (outlines and text) with cairo, for the CLI only: the ImgCache
@@ -38,7 +42,7 @@ let package = Package(
         .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .target(
             name: "ImgCache",
-            dependencies: ["CGIF", "CPNG", "CJPEG", "CSQLite", "CCrypto", "CDeflate", "CLCMS", "CWebP", "CHiredis"],
+            dependencies: ["CGIF", "CPNG", "CJPEG", "CSQLite", "CCrypto", "CDeflate", "CLCMS", "CWebP", "CHeif", "CAVIF", "CHiredis"],
             path: "Sources/ImgCache"
         ),
         .target(name: "ImgCacheDrawing", dependencies: ["ImgCache", "CCairo"], path: "Sources/ImgCacheDrawing"),
