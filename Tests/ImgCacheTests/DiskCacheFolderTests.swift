@@ -160,6 +160,28 @@ final class DiskCacheFolderTests: XCTestCase {
         XCTAssertEqual(Set(try FileManager.default.contentsOfDirectory(atPath: temporary.path)), ["draft.txt", "1-2.tmp", "12-34-56.tmp"])
     }
 
+    func testNothingIsRemovedThroughADataFolderSwappedForASymlinkWhileTheCacheIsOpen() throws {
+        let cache = try makeCache()
+        try cache.store(Data(repeating: 1, count: 10), for: "https://example.com/a.png")
+        let elsewhere = try makeRoot()
+        let users = elsewhere.appendingPathComponent(UserFolder.cacheLikeDataName)
+        try Data("user's".utf8).write(to: users)
+        let data = cache.root.appendingPathComponent("data")
+        try FileManager.default.removeItem(at: data)
+        try FileManager.default.createSymbolicLink(at: data, withDestinationURL: elsewhere)
+        for (name, operation) in [("clear", { _ = try cache.clear() }), ("repair", { _ = try cache.verify(repair: true) })] {
+            XCTAssertThrowsError(try operation(), name) { error in
+                XCTAssertEqual(error as? ImgCacheError, .io(path: data.path, detail: "refusing a symlink or file where the cache expects a folder"))
+            }
+        }
+        // One entry at a time: its row goes, the file of that name elsewhere stays.
+        try Data(repeating: 2, count: 10).write(to: elsewhere.appendingPathComponent(CacheKey.fileName(forOriginal: "https://example.com/a.png")))
+        XCTAssertEqual(try cache.remove(key: "https://example.com/a.png"), 1)
+        XCTAssertEqual(try Data(contentsOf: elsewhere.appendingPathComponent(CacheKey.fileName(forOriginal: "https://example.com/a.png"))),
+                       Data(repeating: 2, count: 10))
+        XCTAssertEqual(try Data(contentsOf: users), Data("user's".utf8))
+    }
+
     func testTheNamesTheCacheGives() {
         let hex = "0123456789abcdef0123456789abcdef"
         for name in [hex, hex + ".png", hex + ".tar.gz", CacheKey.fileName(forOriginal: "https://example.com/a%20b.J PG")] {

@@ -46,9 +46,14 @@ struct CacheFolder: Sendable {
     func makeDataFolders() throws {
         for path in [dataPath, temporaryPath] {
             if mkdir(path, 0o700) != 0 && errno != EEXIST { throw Self.ioError(path, "cannot create folder") }
-            guard Self.lstatMode(path).map({ $0 & S_IFMT == S_IFDIR }) == true else {
-                throw ImgCacheError.io(path: path, detail: "refusing a symlink or file where the cache expects a folder")
-            }
+            try Self.requireFolder(path)
+        }
+    }
+
+    /// Throws `io` unless `path` is a folder itself, not a symlink to one nor a file.
+    private static func requireFolder(_ path: String) throws {
+        guard lstatMode(path).map({ $0 & S_IFMT == S_IFDIR }) == true else {
+            throw ImgCacheError.io(path: path, detail: "refusing a symlink or file where the cache expects a folder")
         }
     }
 
@@ -105,9 +110,10 @@ struct CacheFolder: Sendable {
     }
 
     /// Removes data/`name` when it is a name the cache gives (a symlink itself, never what it
-    /// points to; never a folder); a missing name is not an error.
+    /// points to; never a folder), and data/ is still a folder, not a symlink to another; a
+    /// missing name is not an error.
     func removeDataFile(_ name: String) {
-        guard Self.isDataFileName(name) else { return }
+        guard Self.isDataFileName(name), (try? Self.requireFolder(dataPath)) != nil else { return }
         unlink(dataFilePath(name))
     }
 
@@ -165,7 +171,9 @@ struct CacheFolder: Sendable {
 
     /// Every item in data/ with a name the cache gives (`isDataFileName`), but folders, and what
     /// it is: anything else there is not the cache's, and is neither reported nor removed.
+    /// Throws `io` when data/ has become a symlink or file since the cache opened.
     func listData() throws -> [String: FileState] {
+        try Self.requireFolder(dataPath)
         guard let items = Self.list(dataPath) else { throw Self.ioError(dataPath, "cannot list") }
         var states: [String: FileState] = [:]
         for (name, info) in items where Self.isDataFileName(name) && info.st_mode & S_IFMT != S_IFDIR {
