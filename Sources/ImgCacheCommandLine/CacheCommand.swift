@@ -10,7 +10,8 @@ enum CacheCommand: Command {
         Usage: \(usage)
 
         Works on the disk cache that imgcache processes share: <dir>/data/ holds the files, named
-        md5(key).ext, and <dir>/index.sqlite indexes them.
+        md5(key).ext, and <dir>/index.sqlite indexes them. A folder that holds anything else and is
+        no imgcache cache is refused (exit 6), untouched.
 
         Verbs:
           stats             entries, bytes against the size limit, originals and variants, expired entries
@@ -35,7 +36,7 @@ enum CacheCommand: Command {
         """
 
     static func run(_ arguments: inout ArgumentList) throws {
-        let folder = try arguments.value("--cache-dir")
+        let folder = try CacheDirectoryOption.value(&arguments)
         let json = arguments.flag("--json")
         let repair = arguments.flag("--repair")
         let sizeLimit = try arguments.value("--size-limit", expected: "a byte count such as 100MB", parse: parseByteCount)
@@ -53,7 +54,7 @@ enum CacheCommand: Command {
         if redisOption != nil && verb != "stats" { throw UsageError("--redis applies to 'stats' only") }
 
         var configuration = DiskCache.Configuration()
-        if let folder { configuration.root = URL(fileURLWithPath: folder, isDirectory: true) }
+        if let folder { configuration.root = folder }
         if let sizeLimit { configuration.sizeLimit = sizeLimit }
         let cache = try DiskCache(configuration: configuration)
         let output = CacheOutput(json: json)

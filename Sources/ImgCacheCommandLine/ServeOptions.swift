@@ -47,8 +47,8 @@ struct ServeOptions {
         pipeline.keyPolicy = CacheKeyPolicy(ignoredQueryItems: RequestArguments.queryItems(try reader.value("ignore-query")))
         pipeline.redis = try RedisOption.configuration(try reader.arguments.value("--redis"), environment: environment)
         pipeline.log = RedisOption.log
-        if let folder = try reader.arguments.value("--cache-dir") {
-            pipeline.diskCache.root = URL(fileURLWithPath: folder, isDirectory: true)
+        if let folder = try CacheDirectoryOption.value(&reader.arguments) {
+            pipeline.diskCache.root = folder
         }
 
         let key = environment["IMGCACHE_KEY"].flatMap { $0.isEmpty ? nil : $0 }

@@ -80,7 +80,7 @@ enum SliceCommand: Command {
         let quality = try arguments.value("--quality", expected: "a number from 1 to 100") { Int($0) }
             ?? JPEGEncoder.defaultQuality
         let output = try arguments.value("-o", "--output")
-        let cacheDirectory = try arguments.value("--cache-dir")
+        let cacheDirectory = try CacheDirectoryOption.value(&arguments)
         let source = try arguments.positionals(1, usage: "imgcache slice SCREENSHOT|URL (--widget FAMILY --position POS | --all)")[0]
         let slot: (WidgetFamily, SlotPosition)?
         switch (all, family, position) {
@@ -125,7 +125,7 @@ enum SliceCommand: Command {
 
     /// Slices the screenshot at `url` through the cache: one download, one decode, each slice a
     /// stored variant of the screenshot.
-    private static func sliceThroughCache(_ url: URL, _ job: Job, cacheDirectory: String?) throws -> [[String: Any]] {
+    private static func sliceThroughCache(_ url: URL, _ job: Job, cacheDirectory: URL?) throws -> [[String: Any]] {
         var target = TargetArguments()
         target.cacheDirectory = cacheDirectory
         let pipeline = try target.pipeline()

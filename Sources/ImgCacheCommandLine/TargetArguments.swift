@@ -44,7 +44,7 @@ struct TargetArguments {
 
     static let cacheHelp = """
           --cache-dir DIR     the cache folder (default $IMGCACHE_DIR, else $XDG_CACHE_HOME/imgcache,
-                              else ~/.cache/imgcache)
+                              else ~/.cache/imgcache): new, empty or an imgcache cache, else exit 6
           --allowed-hosts L   fetch http(s) URLs, and follow redirects, only to these hosts: names and
                               *.domain patterns, comma-separated (default: any host; exit 12 otherwise).
                               Names, not addresses: no defence against DNS rebinding
@@ -61,7 +61,8 @@ struct TargetArguments {
     var maxFrames: Int?
     var budget: Int?
     var colorPolicy = ColorPolicy.convert
-    var cacheDirectory: String?
+    /// `--cache-dir`: nil for the default folder.
+    var cacheDirectory: URL?
     /// `--allowed-hosts`, for the verbs that fetch: nil allows any host.
     var allowedHosts: [String]?
     /// `--redis` or `$IMGCACHE_REDIS`, for the verbs that fetch: nil for no shared tier.
@@ -112,7 +113,7 @@ struct TargetArguments {
         result.colorPolicy = try arguments.value("--color", expected: "convert, keep or ignore") { ColorPolicy(rawValue: $0) }
             ?? .convert
         if cacheDirectory {
-            result.cacheDirectory = try arguments.value("--cache-dir")
+            result.cacheDirectory = try CacheDirectoryOption.value(&arguments)
             result.allowedHosts = try arguments.value("--allowed-hosts").map { list in
                 list.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
             }
@@ -245,7 +246,7 @@ struct TargetArguments {
         configuration.loading.allowedHosts = allowedHosts
         configuration.redis = redis
         configuration.log = RedisOption.log
-        if let cacheDirectory { configuration.diskCache.root = URL(fileURLWithPath: cacheDirectory, isDirectory: true) }
+        if let cacheDirectory { configuration.diskCache.root = cacheDirectory }
         return try ImagePipeline(configuration: options.applied(to: configuration))
     }
 

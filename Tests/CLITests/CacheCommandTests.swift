@@ -68,12 +68,16 @@ final class CacheCommandTests: XCTestCase {
         let folder = try CLIRunner.temporaryFolder()
         let cache = try populatedCache(folder)
         try FileManager.default.removeItem(at: try XCTUnwrap(cache.entry(for: "https://example.com/image")).fileURL)
-        try Data("stray".utf8).write(to: folder.appendingPathComponent("data/stray.png"))
+        let stray = CacheKey.fileName(forOriginal: "https://example.com/stray.png")
+        try Data("stray".utf8).write(to: folder.appendingPathComponent("data/" + stray))
+        // Not a name the cache gives: not the cache's, neither reported nor removed.
+        try Data("mine".utf8).write(to: folder.appendingPathComponent("data/notes.txt"))
 
         let found = try CLIRunner.run(["cache", "verify", "--cache-dir", folder.path])
         XCTAssertEqual(found.status, 7)
         XCTAssertTrue(found.output.contains("row without file: https://example.com/image"), found.output)
-        XCTAssertTrue(found.output.contains("file without row: data/stray.png"), found.output)
+        XCTAssertTrue(found.output.contains("file without row: data/\(stray)"), found.output)
+        XCTAssertFalse(found.output.contains("notes.txt"), found.output)
         XCTAssertEqual(found.errors.split(separator: "\n").count, 1)
         XCTAssertTrue(found.errors.contains("2 inconsistencies"), found.errors)
 
@@ -81,7 +85,7 @@ final class CacheCommandTests: XCTestCase {
         XCTAssertEqual(asJSON.status, 7)
         let report = try XCTUnwrap(json(asJSON) as? [String: Any])
         XCTAssertEqual(report["rowsWithoutFiles"] as? [String], ["https://example.com/image"])
-        XCTAssertEqual(report["filesWithoutRows"] as? [String], ["stray.png"])
+        XCTAssertEqual(report["filesWithoutRows"] as? [String], [stray])
         XCTAssertEqual(report["consistent"] as? Bool, false)
 
         let repaired = try CLIRunner.run(["cache", "verify", "--repair", "--cache-dir", folder.path])
@@ -90,7 +94,8 @@ final class CacheCommandTests: XCTestCase {
         let clean = try CLIRunner.run(["cache", "verify", "--cache-dir", folder.path])
         XCTAssertEqual(clean.status, 0)
         XCTAssertTrue(clean.output.hasSuffix("consistent\n"), clean.output)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("data/stray.png").path))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("data/" + stray).path))
+        XCTAssertEqual(try Data(contentsOf: folder.appendingPathComponent("data/notes.txt")), Data("mine".utf8))
     }
 
     func testPruneTrimsToTheLowWaterMarkAndClearEmptiesTheCache() throws {

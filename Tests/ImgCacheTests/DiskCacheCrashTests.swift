@@ -95,8 +95,7 @@ final class DiskCacheCrashTests: XCTestCase {
     /// (which would repair them).
     private func rawInconsistencies(_ root: URL) throws -> (rowsWithoutFiles: Int, filesWithoutRows: Int) {
         let folder = CacheFolder(root: root)
-        let index = try CacheIndex(
-            path: folder.indexPath, dataFolder: URL(fileURLWithPath: folder.dataPath), lockTimeout: 10)
+        let index = try CacheIndex(folder: folder, claim: .tagged, lockTimeout: 10)
         defer { index.connection.close() }
         let rows = Set(try index.connection.read("test") { try index.allFiles() }.map(\.file))
         let files = Set(try folder.listData().keys)

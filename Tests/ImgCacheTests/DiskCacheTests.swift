@@ -108,6 +108,8 @@ final class DiskCacheTests: XCTestCase {
     func testSymlinksInsideTheCacheAreRefused() throws {
         let root = try makeRoot()
         let elsewhere = try makeRoot()
+        try makeCache(root: root).close()
+        try FileManager.default.removeItem(at: root.appendingPathComponent("data"))
         try FileManager.default.createSymbolicLink(at: root.appendingPathComponent("data"), withDestinationURL: elsewhere)
         XCTAssertThrowsError(try makeCache(root: root)) { error in
             guard case ImgCacheError.io(let path, let detail) = error else { return XCTFail("\(error)") }

@@ -117,7 +117,9 @@ final class FetchCommandTests: XCTestCase {
         for index in 0..<5 {
             try TestImage.jpeg(seed: UInt8(index)).write(to: nginx.root.appendingPathComponent("p\(index).jpg"))
         }
-        let list = cacheDirectory.appendingPathComponent("urls.txt")
+        // Beside the cache folder, not in it: a folder that holds a file is no new cache.
+        let list = try ServerProcess.temporaryFolder("imgcache-fetch-list").appendingPathComponent("urls.txt")
+        defer { try? FileManager.default.removeItem(at: list.deletingLastPathComponent()) }
         let urls = (0..<5).map { nginx.url("/p\($0).jpg").absoluteString } + [nginx.url("/missing.jpg").absoluteString]
         try ("# six URLs\n" + urls.joined(separator: "\n") + "\n").write(to: list, atomically: true, encoding: .utf8)
         let result = try CommandRunner.run("imgcache", ["prefetch", list.path, "--size", "32x32", "--cache-dir", cacheDirectory.path])

@@ -10,12 +10,15 @@ import XCTest
 final class FetchRequestOptionsTests: XCTestCase {
     var nginx: NginxServer!
     var cacheDirectory: URL!
+    /// The tests' own files (header files, URL lists), beside the cache folder: never in it.
+    var inputs: URL!
     /// An opaque 400x300 JPEG, served as /photo.jpg, /a.jpg, /b.jpg and /c.jpg.
     var image: Data!
 
     override func setUp() async throws {
         nginx = try NginxServer()
         cacheDirectory = try ServerProcess.temporaryFolder("imgcache-request-options")
+        inputs = try ServerProcess.temporaryFolder("imgcache-request-inputs")
         image = try TestImage.jpeg(width: 400, height: 300)
         for name in ["photo.jpg", "a.jpg", "b.jpg", "c.jpg"] {
             try image.write(to: nginx.root.appendingPathComponent(name))
@@ -25,7 +28,7 @@ final class FetchRequestOptionsTests: XCTestCase {
     override func tearDown() async throws {
         nginx?.stop()
         nginx = nil
-        if let cacheDirectory { try? FileManager.default.removeItem(at: cacheDirectory) }
+        for folder in [cacheDirectory, inputs].compactMap({ $0 }) { try? FileManager.default.removeItem(at: folder) }
     }
 
     /// `imgcache VERB ... --cache-dir <the test's cache>`.
@@ -74,7 +77,7 @@ final class FetchRequestOptionsTests: XCTestCase {
     }
 
     func testAHeaderFileSendsItsLinesAndSkipsTheCommentAndTheBlankLine() async throws {
-        let headerFile = cacheDirectory.appendingPathComponent("headers.txt")
+        let headerFile = inputs.appendingPathComponent("headers.txt")
         // Written with a byte order mark and CRLF line ends, as some editors save it.
         try "\u{FEFF}Authorization: Bearer t0ken\r\n# CDN credentials, kept out of the process list\r\n\r\nX-Trace: 7\r\n"
             .write(to: headerFile, atomically: true, encoding: .utf8)
@@ -90,7 +93,7 @@ final class FetchRequestOptionsTests: XCTestCase {
 
     func testUserAgentOptionIsTheLoggedUserAgentOfFetchAndPrefetch() async throws {
         _ = try fetch(url("/a.jpg"), ["--user-agent", "widget-svc/2", "--size", "16x16"])
-        let list = cacheDirectory.appendingPathComponent("urls.txt")
+        let list = inputs.appendingPathComponent("urls.txt")
         try (url("/c.jpg") + "\n").write(to: list, atomically: true, encoding: .utf8)
         let prefetch = try imgcache(["prefetch", list.path, "--size", "16x16", "--user-agent", "widget-svc/2", "-H", "X-Trace: 8"])
         XCTAssertEqual(prefetch.status, 0, prefetch.errors)
@@ -101,9 +104,9 @@ final class FetchRequestOptionsTests: XCTestCase {
     }
 
     func testBadHeadersExitTwoBeforeAnyRequestAndTheErrorLineHidesTheValue() async throws {
-        let badFile = cacheDirectory.appendingPathComponent("bad-headers.txt")
+        let badFile = inputs.appendingPathComponent("bad-headers.txt")
         try "# one good line, one bad\nX-Trace: 7\nX Cookie: s3cret-5\n".write(to: badFile, atomically: true, encoding: .utf8)
-        let list = cacheDirectory.appendingPathComponent("urls.txt")
+        let list = inputs.appendingPathComponent("urls.txt")
         try (url("/c.jpg") + "\n").write(to: list, atomically: true, encoding: .utf8)
         let refusals: [(arguments: [String], error: String)] = [
             (["fetch", url("/a.jpg"), "-H", "X Trace: s3cret-1"],
@@ -304,7 +307,7 @@ final class FetchRequestOptionsTests: XCTestCase {
         XCTAssertEqual(report["path"] as? String, "(not stored: the server sent no-store, or --store none)")
         XCTAssertEqual(report["format"] as? String, "jpeg")
         XCTAssertGreaterThan(report["bytes"] as? Int ?? 0, 0)
-        let output = cacheDirectory.appendingPathComponent("out.jpg")
+        let output = inputs.appendingPathComponent("out.jpg")
         let written = try imgcache(["fetch", photo, "--size", "50x50", "--store", "none", "-o", output.path])
         XCTAssertEqual(written.status, 0, written.errors)
         XCTAssertEqual(written.output, output.path + "\n")
@@ -356,7 +359,7 @@ final class FetchRequestOptionsTests: XCTestCase {
         XCTAssertEqual(String(decoding: try Data(contentsOf: URL(fileURLWithPath: gifPath)).prefix(4), as: UTF8.self), "GIF8")
         XCTAssertEqual(Set([pngPath, gifPath]).count, 2)
 
-        let output = cacheDirectory.appendingPathComponent("x.png")
+        let output = inputs.appendingPathComponent("x.png")
         let conflict = try imgcache(["fetch", photo, "--format", "gif", "-o", output.path])
         XCTAssertEqual(conflict.status, 2, conflict.errors)
         XCTAssertEqual(conflict.errors, "imgcache fetch: -o's extension picks the format: give --format or -o\n")

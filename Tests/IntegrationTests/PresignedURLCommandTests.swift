@@ -10,6 +10,7 @@ import XCTest
 final class PresignedURLCommandTests: XCTestCase {
     var nginx: NginxServer!
     var cacheDirectory: URL!
+    /// The URL list, beside the cache folder: never in it.
     var list: URL!
     var object: Data!
 
@@ -19,14 +20,16 @@ final class PresignedURLCommandTests: XCTestCase {
         try FileManager.default.createDirectory(at: nginx.root.appendingPathComponent("photos"), withIntermediateDirectories: true)
         object = try TestImage.jpeg(width: 240, height: 180, seed: 90)
         try object.write(to: nginx.root.appendingPathComponent("photos/cat.jpg"))
-        list = cacheDirectory.appendingPathComponent("urls.txt")
+        list = try ServerProcess.temporaryFolder("imgcache-presigned-list").appendingPathComponent("urls.txt")
         try ("# ten presigned URLs of one object\n" + urls.joined(separator: "\n") + "\n").write(to: list, atomically: true, encoding: .utf8)
     }
 
     override func tearDown() async throws {
         nginx?.stop()
         nginx = nil
-        if let cacheDirectory { try? FileManager.default.removeItem(at: cacheDirectory) }
+        for folder in [cacheDirectory, list?.deletingLastPathComponent()].compactMap({ $0 }) {
+            try? FileManager.default.removeItem(at: folder)
+        }
     }
 
     /// The object's key once the X-Amz-* items are left out: its versionId stays.

@@ -61,7 +61,7 @@ final class RedisCommandTests: XCTestCase {
         let warnings = result.errors.split(separator: "\n")
         XCTAssertEqual(warnings.count, 1, result.errors)
         XCTAssertTrue(warnings[0].hasPrefix("imgcache: warning: Redis at \(url) is unavailable"), result.errors)
-        let stats = try CommandRunner.run("imgcache", ["cache", "stats", "--cache-dir", folder.path, "--redis", url])
+        let stats = try CommandRunner.run("imgcache", ["cache", "stats", "--cache-dir", folder.appendingPathComponent("a").path, "--redis", url])
         XCTAssertEqual(stats.status, 0, stats.errors)
         XCTAssertTrue(stats.output.contains("redis: \(url): unavailable"), stats.output)
     }
@@ -99,7 +99,7 @@ final class RedisCommandTests: XCTestCase {
             XCTAssertEqual(result.status, 0, result.errors)
             XCTAssertEqual(try CommandRunner.json(result.output)["cache"] as? String, outcome, cache)
         }
-        let stats = try CommandRunner.imgcache(["cache", "stats", "--json", "--cache-dir", folder.path], environment: signed)
+        let stats = try CommandRunner.imgcache(["cache", "stats", "--json", "--cache-dir", folder.appendingPathComponent("a").path], environment: signed)
         let counters = try XCTUnwrap(CommandRunner.json(stats.output)["redis"] as? [String: Any])
         // c rejected a's variant and original (signed); d rejected c's (unsigned).
         XCTAssertEqual(counters["rejected"] as? Int, 4)

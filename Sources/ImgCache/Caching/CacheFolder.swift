@@ -4,7 +4,10 @@ import Glibc
 import Foundation
 
 /// The folders of a disk cache and the file work on them: `<root>/data/` holds finished files,
-/// `<root>/tmp/` files being written. Nothing inside the root is followed if it is a symlink.
+/// `<root>/tmp/` files being written. Nothing inside the root is followed if it is a symlink, and
+/// nothing is removed but what the cache names: in data/, 32 lowercase hex digits and an optional
+/// extension (`CacheKey`); in tmp/, `<pid>-<start ticks>-<number>.tmp` (`ProcessIdentity`). A
+/// folder is never removed. See `claim()` for how the root is known to be a cache.
 struct CacheFolder: Sendable {
     /// What a name in data/ refers to.
     enum FileState: Equatable {
@@ -29,20 +32,28 @@ struct CacheFolder: Sendable {
         indexPath = self.root.appendingPathComponent("index.sqlite").path
     }
 
-    /// Creates the root, data/ and tmp/ as needed with mode 0700, and refuses data/, tmp/ and the
-    /// index files when they are symlinks.
-    func prepare() throws {
-        try Self.makeFolders(root.path)
-        for path in [dataPath, temporaryPath] {
-            if mkdir(path, 0o700) != 0 && errno != EEXIST { throw Self.ioError(path, "cannot create folder") }
-            guard Self.lstatMode(path).map({ $0 & S_IFMT == S_IFDIR }) == true else {
-                throw ImgCacheError.io(path: path, detail: "refusing a symlink or file where the cache expects a folder")
-            }
-        }
+    /// Refuses the index files when they are symlinks or other non-files; before the index is opened.
+    func checkIndexFiles() throws {
         for path in [indexPath, indexPath + "-wal", indexPath + "-shm"] {
             if let mode = Self.lstatMode(path), mode & S_IFMT != S_IFREG {
                 throw ImgCacheError.io(path: path, detail: "refusing a symlink or non-file as the cache index")
             }
+        }
+    }
+
+    /// Creates data/ and tmp/ as needed with mode 0700 in a root known to be a cache (see
+    /// `claim()`), and refuses them when they are symlinks or files.
+    func makeDataFolders() throws {
+        for path in [dataPath, temporaryPath] {
+            if mkdir(path, 0o700) != 0 && errno != EEXIST { throw Self.ioError(path, "cannot create folder") }
+            try Self.requireFolder(path)
+        }
+    }
+
+    /// Throws `io` unless `path` is a folder itself, not a symlink to one nor a file.
+    private static func requireFolder(_ path: String) throws {
+        guard lstatMode(path).map({ $0 & S_IFMT == S_IFDIR }) == true else {
+            throw ImgCacheError.io(path: path, detail: "refusing a symlink or file where the cache expects a folder")
         }
     }
 
@@ -98,12 +109,28 @@ struct CacheFolder: Sendable {
         guard fsync(descriptor) == 0 else { throw Self.ioError(dataPath, "cannot flush") }
     }
 
-    /// Removes data/`name` (a non-regular item too); a missing name is not an error.
+    /// Removes data/`name` when it is a name the cache gives (a symlink itself, never what it
+    /// points to; never a folder), and data/ is still a folder, not a symlink to another; a
+    /// missing name is not an error.
     func removeDataFile(_ name: String) {
-        let path = dataFilePath(name)
-        if unlink(path) != 0 && (errno == EISDIR || errno == EPERM) {
-            try? FileManager.default.removeItem(atPath: path)
-        }
+        guard Self.isDataFileName(name), (try? Self.requireFolder(dataPath)) != nil else { return }
+        unlink(dataFilePath(name))
+    }
+
+    /// True for a name the cache gives a file in data/: 32 lowercase hex digits, then nothing or
+    /// "." and an extension (see `CacheKey.fileName(for:fileExtension:)`).
+    static func isDataFileName(_ name: String) -> Bool {
+        let bytes = Array(name.utf8)
+        guard bytes.count == 32 || (bytes.count > 33 && bytes[32] == UInt8(ascii: ".")) else { return false }
+        let hex = Array("0123456789abcdef".utf8)
+        return bytes.prefix(32).allSatisfy(hex.contains) && !bytes.contains(UInt8(ascii: "/"))
+    }
+
+    /// True for a name the cache gives a file in tmp/: `<pid>-<start ticks>-<number>.tmp`.
+    static func isTemporaryFileName(_ name: String) -> Bool {
+        guard name.hasSuffix(".tmp") else { return false }
+        let fields = name.dropLast(4).split(separator: "-", omittingEmptySubsequences: false)
+        return fields.count == 3 && fields.allSatisfy { !$0.isEmpty && $0.allSatisfy { ("0"..."9").contains($0) } }
     }
 
     func state(ofDataFile name: String) -> FileState {
@@ -142,35 +169,39 @@ struct CacheFolder: Sendable {
         return total == expectedSize ? data : nil
     }
 
-    /// Every name in data/ and what it is.
+    /// Every item in data/ with a name the cache gives (`isDataFileName`), but folders, and what
+    /// it is: anything else there is not the cache's, and is neither reported nor removed.
+    /// Throws `io` when data/ has become a symlink or file since the cache opened.
     func listData() throws -> [String: FileState] {
+        try Self.requireFolder(dataPath)
         guard let items = Self.list(dataPath) else { throw Self.ioError(dataPath, "cannot list") }
         var states: [String: FileState] = [:]
-        for (name, info) in items {
+        for (name, info) in items where Self.isDataFileName(name) && info.st_mode & S_IFMT != S_IFDIR {
             states[name] = info.st_mode & S_IFMT == S_IFREG ? .regular(size: Int(info.st_size)) : .other
         }
         return states
     }
 
-    /// Paths of files in tmp/ that no live writer owns: their writer process has ended, or they are
-    /// older than `temporaryMaxAge`.
+    /// Paths of the cache's temporary files (`isTemporaryFileName`, not folders) in tmp/ that no
+    /// live writer owns: their writer process has ended, or they are older than `temporaryMaxAge`.
     func staleTemporaries(now: Date = Date()) -> [String] {
         (Self.list(temporaryPath) ?? []).compactMap { name, info in
+            guard Self.isTemporaryFileName(name), info.st_mode & S_IFMT != S_IFDIR else { return nil }
             let path = temporaryPath + "/" + name
             let age = now.timeIntervalSince1970 - Double(info.st_mtim.tv_sec)
             if age > Self.temporaryMaxAge { return path }
             let fields = name.split(separator: "-")
-            guard fields.count == 3, let pid = Int32(fields[0]), let startTicks = Int(fields[1]) else { return nil }
+            guard let pid = Int32(fields[0]), let startTicks = Int(fields[1]) else { return nil }
             return ProcessIdentity(pid: pid, startTicks: startTicks).isAlive ? nil : path
         }
     }
 
-    /// Removes a file or folder in tmp/.
+    /// Removes a temporary file of the cache's in tmp/ (never a folder).
     func removeTemporary(_ path: String) {
-        if unlink(path) != 0 { try? FileManager.default.removeItem(atPath: path) }
+        unlink(path)
     }
 
-    private static func makeFolders(_ path: String) throws {
+    static func makeFolders(_ path: String) throws {
         var current = ""
         for component in path.split(separator: "/") {
             current += "/" + component
@@ -186,7 +217,7 @@ struct CacheFolder: Sendable {
     /// removed meanwhile is left out); nil when the folder cannot be listed (`errno` tells why).
     /// Read with readdir, which an open pays for in every process: FileManager takes some 0.2 ms
     /// more to list an empty tmp/.
-    private static func list(_ path: String) -> [(name: String, info: stat)]? {
+    static func list(_ path: String) -> [(name: String, info: stat)]? {
         guard let directory = opendir(path) else { return nil }
         defer { closedir(directory) }
         let descriptor = dirfd(directory)
@@ -203,12 +234,12 @@ struct CacheFolder: Sendable {
         return items
     }
 
-    private static func lstatMode(_ path: String) -> mode_t? {
+    static func lstatMode(_ path: String) -> mode_t? {
         var info = stat()
         return lstat(path, &info) == 0 ? info.st_mode : nil
     }
 
-    private static func ioError(_ path: String, _ action: String) -> ImgCacheError {
+    static func ioError(_ path: String, _ action: String) -> ImgCacheError {
         .io(path: path, detail: "\(action): \(String(cString: strerror(errno)))")
     }
 }

@@ -33,9 +33,28 @@ final class CacheIndex {
     private(set) var isNew = false
     private let dataFolder: URL
 
-    init(path: String, dataFolder: URL, lockTimeout: TimeInterval) throws {
+    /// Opens the index of `folder`, as `claim` found the folder. Before it writes anything, it makes
+    /// sure the file is imgcache's: marked with `CacheFolder.applicationID`, or with the tables an
+    /// earlier imgcache made (then marked now), or, in a tagged folder, an empty database (then
+    /// given the schema). Another database in an untagged folder is `folder.notACache`; in a tagged
+    /// one, a `cacheIndex` error.
+    init(folder: CacheFolder, claim: CacheFolder.Claim, lockTimeout: TimeInterval) throws {
+        let path = folder.indexPath
         connection = try SQLiteConnection(path: path, lockTimeout: lockTimeout)
-        self.dataFolder = dataFolder
+        dataFolder = URL(fileURLWithPath: folder.dataPath, isDirectory: true)
+        let contents: Contents
+        do {
+            contents = try connection.read("identify") { try Self.contents(connection) }
+        } catch {
+            throw claim == .tagged ? error : folder.notACache
+        }
+        switch (contents, claim) {
+        case (.imgcache, _), (.empty, .tagged): break
+        case (.empty, .untaggedIndex), (.other, .untaggedIndex): throw folder.notACache
+        case (.other, .tagged):
+            throw ImgCacheError.cacheIndex(
+                path: path, detail: "another program's database, not an imgcache index: move it away to start the index anew")
+        }
         let mode = try connection.read("enable WAL") {
             try connection.rows("PRAGMA journal_mode = WAL") { $0.text(0) }.first
         }
@@ -46,14 +65,44 @@ final class CacheIndex {
         // recent commits, which were not flushed. The files they describe are flushed before
         // their rename (see `DiskCache.store`), so no row ever describes a partial file.
         try connection.execute("PRAGMA synchronous = NORMAL")
+        if contents == .imgcache(isMarked: false) {
+            try connection.writeTransaction("mark the index") {
+                try connection.execute("PRAGMA application_id = \(CacheFolder.applicationID)")
+            }
+        }
         // Read first: an index that exists (every open but the first) takes no write lock.
         let version = try connection.read("read schema version") { try Self.schemaVersion(connection, path: path) }
         guard version < Self.schemaVersion else { return }
         isNew = try connection.writeTransaction("create schema") {
             guard try Self.schemaVersion(connection, path: path) < Self.schemaVersion else { return false }
-            try connection.execute(Self.schema + "PRAGMA user_version = \(Self.schemaVersion);")
+            try connection.execute(Self.schema + """
+                PRAGMA user_version = \(Self.schemaVersion);
+                PRAGMA application_id = \(CacheFolder.applicationID);
+                """)
             return true
         }
+    }
+
+    /// What an index file holds, read before anything is written to it.
+    private enum Contents: Equatable {
+        /// imgcache's tables; marked with its application id by this version, or not by an earlier one.
+        case imgcache(isMarked: Bool)
+        /// No table and no application id: a new file.
+        case empty
+        /// Another program's database.
+        case other
+    }
+
+    /// Tables an earlier imgcache's index holds.
+    private static let tableNames: Set<String> = ["entries", "totals", "sessions"]
+
+    private static func contents(_ connection: SQLiteConnection) throws -> Contents {
+        let applicationID = try connection.rows("PRAGMA application_id") { $0.integer(0) }.first ?? 0
+        if applicationID == Int(CacheFolder.applicationID) { return .imgcache(isMarked: true) }
+        guard applicationID == 0 else { return .other }
+        let tables = Set(try connection.rows("SELECT name FROM sqlite_master WHERE type = 'table'") { $0.text(0) })
+        if tables.isEmpty { return .empty }
+        return tables.isSuperset(of: tableNames) ? .imgcache(isMarked: false) : .other
     }
 
     /// The index's schema version (0 for a new file); throws for one newer than this code knows.

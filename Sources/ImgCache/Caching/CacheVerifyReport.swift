@@ -10,14 +10,15 @@ public struct CacheVerifyReport: Sendable, Equatable {
 
     /// Rows checked.
     public var checkedEntries: Int
-    /// Names found in data/.
+    /// Files found in data/ under names the cache gives (32 hex digits and an extension); other
+    /// names there are not the cache's, and are neither counted nor removed.
     public var checkedFiles: Int
     /// Keys of rows whose file is missing (or is a symlink or folder rather than a file).
     public var missingFiles: [String]
-    /// Names in data/ that no row refers to.
+    /// Names the cache gives, in data/, that no row refers to.
     public var orphanFiles: [String]
     public var sizeMismatches: [SizeMismatch]
-    /// Paths of files left in tmp/ by writers that have ended.
+    /// Paths of the cache's temporary files left in tmp/ by writers that have ended (or an hour old).
     public var staleTemporaryFiles: [String]
     /// True when the problems found were fixed: rows without a usable file and mismatched rows and
     /// files removed, orphans and stale temporary files deleted.

@@ -1,9 +1,11 @@
 import Foundation
 
 /// A stored copy of an original or a variant as a cache tier hands it over: its bytes (in memory,
-/// or in a local file held open while the copy lives) and the HTTP metadata stored beside them.
+/// or in a local file held open while the copy or its source lives) and the HTTP metadata stored
+/// beside them.
 public struct CachedData: Sendable {
-    /// The bytes, as a decoder reads them.
+    /// The bytes, as a decoder reads them. A local file's source (`.openFile`) holds the file open
+    /// itself: it reads these bytes for as long as it lives, after this copy is gone too.
     public let source: ImageSource
     /// The file in a local cache folder that holds the bytes, for callers that serve or copy it;
     /// nil for bytes in memory.
@@ -19,8 +21,9 @@ public struct CachedData: Sendable {
     /// When the copy stops being fresh; nil for never. A tier returns stale copies too: the
     /// pipeline revalidates them.
     public var expiresAt: Date?
-    /// Keeps a local file readable while this copy lives, whoever removes it meanwhile.
-    let file: OpenedFile?
+    /// The local file `source` reads, held open: readable while a copy of the source lives, whoever
+    /// removes it meanwhile; nil for bytes in memory.
+    let file: OpenFile?
 
     /// Bytes in memory with their metadata (each default nil).
     public init(
@@ -37,8 +40,8 @@ public struct CachedData: Sendable {
     }
 
     /// The bytes of the local file `file` (held open; `fileURL` names it), `byteCount` long.
-    init(file: OpenedFile, fileURL: URL, byteCount: Int, contentType: String?, etag: String?, lastModified: String?, expiresAt: Date?) {
-        source = file.source
+    init(file: OpenFile, fileURL: URL, byteCount: Int, contentType: String?, etag: String?, lastModified: String?, expiresAt: Date?) {
+        source = .openFile(file)
         self.fileURL = fileURL
         self.byteCount = byteCount
         self.contentType = contentType
@@ -57,7 +60,8 @@ public struct CachedData: Sendable {
     public func data() throws -> Data {
         switch source {
         case .data(let bytes): return bytes
-        case .file: return try file?.read() ?? Data()
+        case .openFile(let file): return try file.read()
+        case .file(let path): return try OpenFile.read(URL(fileURLWithPath: path))
         }
     }
 

@@ -3,8 +3,9 @@ import Foundation
 extension DiskCache {
     /// Where a disk cache lives and how it trims, syncs and records reads. Each property states its default.
     public struct Configuration: Sendable, Equatable {
-        /// The cache folder, created with mode 0700 when missing. The root itself may be a symlink;
-        /// nothing inside it may be. Default `Configuration.defaultRoot()`.
+        /// The cache folder, created with mode 0700 when missing; an existing folder must be empty
+        /// or an imgcache cache (see `DiskCache`). The root itself may be a symlink; nothing inside
+        /// it may be. Default `Configuration.defaultRoot()`.
         public var root: URL
         /// Bytes the stored files may take before a sweep trims them. Default 256 MiB.
         public var sizeLimit: Int

@@ -9,7 +9,7 @@ extension DiskCache: DataCaching {
     /// the lookup (the entry, and for an original its variants, are then removed).
     public func cachedData(for key: String) throws -> CachedData? {
         guard let entry = try entry(for: key) else { return nil }
-        guard let file = OpenedFile(entry.fileURL) else {
+        guard let file = OpenFile.opening(entry.fileURL) else {
             try removeData(for: key)
             return nil
         }
@@ -28,7 +28,7 @@ extension DiskCache: DataCaching {
         let entry = try store(
             bytes, for: key, kind: kind, format: format, contentType: data.contentType, etag: data.etag,
             lastModified: data.lastModified, expiresAt: data.expiresAt)
-        return OpenedFile(entry.fileURL).map { CachedData(entry: entry, file: $0) }
+        return OpenFile.opening(entry.fileURL).map { CachedData(entry: entry, file: $0) }
     }
 
     /// Records the new expiry and validators in the index without rewriting the file; nil when
@@ -36,7 +36,7 @@ extension DiskCache: DataCaching {
     @discardableResult
     public func refreshData(_ data: CachedData, for key: String, kind: CacheEntry.Kind) throws -> CachedData? {
         guard let entry = try refresh(for: key, expiresAt: data.expiresAt, etag: data.etag, lastModified: data.lastModified),
-              let file = OpenedFile(entry.fileURL)
+              let file = OpenFile.opening(entry.fileURL)
         else { return nil }
         return CachedData(entry: entry, file: file)
     }
@@ -53,13 +53,13 @@ extension DiskCache: DataCaching {
         let entry = try store(
             movingFileAt: path, byteCount: byteCount, for: key, contentType: metadata.contentType, etag: metadata.etag,
             lastModified: metadata.lastModified, expiresAt: metadata.expiresAt)
-        return OpenedFile(entry.fileURL).map { CachedData(entry: entry, file: $0) }
+        return OpenFile.opening(entry.fileURL).map { CachedData(entry: entry, file: $0) }
     }
 }
 
 extension CachedData {
     /// The file of a disk cache entry, held open.
-    init(entry: CacheEntry, file: OpenedFile) {
+    init(entry: CacheEntry, file: OpenFile) {
         self.init(
             file: file, fileURL: entry.fileURL, byteCount: entry.byteCount, contentType: entry.contentType,
             etag: entry.etag, lastModified: entry.lastModified, expiresAt: entry.expiresAt)

@@ -12,6 +12,10 @@ import Synchronization
 ///   first, down to a low-water mark, when the total is over `sizeLimit`.
 /// - Opening removes files left in tmp/ by writers that have ended, and, when a process that changed
 ///   the cache ended without closing it (or the index is new), reconciles the index with data/.
+/// - A cache is made only in a folder that is missing or empty, and is marked (`<root>/CACHEDIR.TAG`
+///   and the index's SQLite application id); any other folder that holds something is refused
+///   untouched. Inside the cache, only files named as it names them are ever removed (see
+///   `CacheFolder`); a cache of an earlier version, known by its index, is marked and kept.
 /// - Only writes sync: a lookup, a read and the access stamps it leads to flush nothing to disk. The
 ///   index's WAL is checkpointed (what syncs in SQLite's WAL mode) by writes once it reaches
 ///   `CacheIndex.writerCheckpointPages`, by `sweep()` and by `close()` of an instance that wrote; by
@@ -37,15 +41,18 @@ public final class DiskCache: Sendable {
 
     private static let instances = Atomic<Int>(0)
 
-    /// Opens (creating as needed) the cache at `configuration.root`.
+    /// Opens the cache at `configuration.root`, making it when the folder is missing or empty.
+    /// - Throws: `ImgCacheError.io` naming the folder when it holds something and is not an imgcache
+    ///   cache (nothing in it is changed), or cannot be made; `cacheIndex` when the index fails.
     public init(configuration: Configuration = Configuration()) throws {
         try configuration.validate()
         self.configuration = configuration
         let folder = CacheFolder(root: configuration.root)
-        try folder.prepare()
-        let index = try CacheIndex(
-            path: folder.indexPath, dataFolder: URL(fileURLWithPath: folder.dataPath, isDirectory: true),
-            lockTimeout: configuration.lockTimeout)
+        let claim = try folder.claim()
+        try folder.checkIndexFiles()
+        let index = try CacheIndex(folder: folder, claim: claim, lockTimeout: configuration.lockTimeout)
+        if claim == .untaggedIndex { try folder.tag() }
+        try folder.makeDataFolders()
         let session = CacheIndex.Session(
             process: .current, instance: Self.instances.wrappingAdd(1, ordering: .relaxed).newValue)
         var state = State(

@@ -4,7 +4,10 @@ import Foundation
 /// so decoding a large file does not hold the whole file in memory.
 public enum ImageSource: Sendable {
     case data(Data)
+    /// The file at `path`, opened by each decode: what is there then is what is read.
     case file(path: String)
+    /// A file already open: the one the source holds, whatever becomes of its path.
+    case openFile(OpenFile)
 
     /// The format, from the magic bytes at the start (see `ImageFormat.sniff`).
     public func sniffFormat() throws -> ImageFormat {
@@ -26,6 +29,8 @@ public enum ImageSource: Sendable {
             } catch {
                 throw ImgCacheError.io(path: path, detail: "cannot read: \(error.localizedDescription)")
             }
+        case .openFile(let file):
+            return try file.prefix(count)
         }
     }
 

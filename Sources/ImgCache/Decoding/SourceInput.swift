@@ -27,6 +27,8 @@ extension ImageSource {
             }
             defer { fclose(file) }
             return try body(.file(file))
+        case .openFile(let file):
+            return try file.withStream { try body(.file($0)) }
         }
     }
 }

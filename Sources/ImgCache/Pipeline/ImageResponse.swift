@@ -99,6 +99,6 @@ public struct ImageSummary: Sendable {
     public func encodedData() throws -> Data {
         if let unstoredData { return unstoredData }
         guard let fileURL else { return Data() }
-        return try OpenedFile.read(fileURL)
+        return try OpenFile.read(fileURL)
     }
 }
