@@ -51,13 +51,7 @@ final class ServeObservabilityTests: XCTestCase {
         _ = try await client.body(serve.url(try paths(["p0.jpg"])[0]))
 
         try redis.start()
-        let end = Date().addingTimeInterval(10)
-        var status = 0
-        while status != 200, Date() < end {
-            status = try await client.send(serve.url("/health")).1.statusCode
-            if status != 200 { try await Task.sleep(nanoseconds: 50_000_000) }
-        }
-        XCTAssertEqual(status, 200, "/health once Redis is back")
+        try await waitUntil("/health is 200 once Redis is back") { try await client.send(serve.url("/health")).1.statusCode == 200 }
     }
 
     /// The text keeps the exposition format (parse_metrics.py's checks, then prometheus_client):
