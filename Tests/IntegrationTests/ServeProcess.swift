@@ -81,6 +81,9 @@ final class ServeProcess: @unchecked Sendable {
     static func commandLine(_ arguments: [String], cacheFolder: URL, allowsPrivateSources: Bool = true) throws -> [String] {
         var line = ["serve", "--listen", "127.0.0.1:0", "--cache-dir", cacheFolder.path]
         if allowsPrivateSources { line.append("--allow-private-sources") }
+        // A test that does not time its requests gives them 120 s rather than the default 30: a
+        // store's fsync has waited over 30 s for the disk of a busy shared machine.
+        if !arguments.contains("--request-timeout") { line += ["--request-timeout", "120"] }
         return line + arguments
     }
 

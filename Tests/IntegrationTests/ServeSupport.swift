@@ -44,7 +44,7 @@ extension ImgproxySigner.Case {
 final class ServeClient: Sendable {
     let session: URLSession
 
-    init(maxConnectionsPerHost: Int = 32, timeout: TimeInterval = 60) {
+    init(maxConnectionsPerHost: Int = 32, timeout: TimeInterval = 180) {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeout
         configuration.httpMaximumConnectionsPerHost = maxConnectionsPerHost
