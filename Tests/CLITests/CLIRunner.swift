@@ -6,7 +6,7 @@ import XCTest
 /// Runs the built `imgcache` binary; a run that passes its time-out or crashes fails the test.
 enum CLIRunner {
     static func run(
-        _ arguments: [String], in directory: URL? = nil, timeout: TimeInterval = 60,
+        _ arguments: [String], in directory: URL? = nil, timeout: TimeInterval = 120,
         file: StaticString = #filePath, line: UInt = #line
     ) throws -> ProductRunner.Result {
         let result = try ProductRunner.run("imgcache", arguments, in: directory, timeout: timeout)

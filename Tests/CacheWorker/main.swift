@@ -4,6 +4,8 @@
 //       mixed put/get/remove/sweep; prints "final KEY VERSION|removed" for its own keys, then counts
 //   cache-worker crash --root DIR --seed N [--size-limit BYTES]
 //       prints "ready", then stores, removes and sweeps until it is killed
+//   cache-worker big-write --root DIR
+//       makes a 128 MiB payload, prints "ready", then stores it (synced) and prints "stored"
 //   cache-worker check --root DIR
 //       opens the cache and reads every entry back, checking its bytes and that its ETag names the
 //       version in the file; prints "entry KEY VERSION" for each
@@ -50,11 +52,13 @@ do {
         try workload.run()
     case "big-write":
         // One store of a payload large enough (128 MiB, flushed) that a test sees its temporary
-        // file in tmp/ and kills the process before the rename.
+        // file in tmp/ and kills the process before the rename. The bytes are made before "ready",
+        // so that writing starts as soon as the test is told.
         let cache = try openCache(sizeLimit: Int.max, sync: true)
         let payload = Payload(key: "big", version: "\(getpid()).1", size: 128 << 20)
+        let bytes = payload.bytes
         FileHandle.standardOutput.write(Data("ready\n".utf8))
-        try cache.store(payload.bytes, for: "big", etag: "\"\(payload.version)\"")
+        try cache.store(bytes, for: "big", etag: "\"\(payload.version)\"")
         print("stored")
     case "check":
         let cache = try openCache(sizeLimit: Int.max, sync: false, sweeps: false)

@@ -3,7 +3,8 @@ import Synchronization
 @testable import ImgCache
 
 /// A `DataLoading` double serving bytes from a table, counting loads, answering conditional
-/// requests with 304 when the stored ETag matches, and optionally taking its time.
+/// requests with 304 when the stored ETag matches, and optionally taking its time or holding each
+/// load until the test opens a gate.
 final class CountingLoader: DataLoading {
     struct Resource {
         var data: Data
@@ -18,13 +19,16 @@ final class CountingLoader: DataLoading {
         var requests: [DataRequest] = []
         var conditionalLoads = 0
         var notModified = 0
+        var cancelledLoads = 0
     }
 
     private let state = Mutex(State())
     private let delay: Duration
+    private let gate: Gate?
 
-    init(delay: Duration = .zero) {
+    init(delay: Duration = .zero, gate: Gate? = nil) {
         self.delay = delay
+        self.gate = gate
     }
 
     func serve(_ url: URL, _ resource: Resource) {
@@ -36,6 +40,8 @@ final class CountingLoader: DataLoading {
     var requests: [DataRequest] { state.withLock { $0.requests } }
     var conditionalLoads: Int { state.withLock { $0.conditionalLoads } }
     var notModified: Int { state.withLock { $0.notModified } }
+    /// Loads cancelled while they took their time.
+    var cancelledLoads: Int { state.withLock { $0.cancelledLoads } }
 
     func load(_ request: DataRequest) async throws -> DataResponse {
         let resource = state.withLock { state -> Resource? in
@@ -44,7 +50,15 @@ final class CountingLoader: DataLoading {
             if !request.validators.isEmpty { state.conditionalLoads += 1 }
             return state.resources[request.url]
         }
-        if delay > .zero { try await Task.sleep(for: delay) }
+        try await gate?.wait()
+        if delay > .zero {
+            do {
+                try await Task.sleep(for: delay)
+            } catch {
+                state.withLock { $0.cancelledLoads += 1 }
+                throw error
+            }
+        }
         try Task.checkCancellation()
         guard let resource else { throw ImgCacheError.httpStatus(code: 404, url: request.url.absoluteString) }
         let freshness = HTTPFreshness(

@@ -141,11 +141,7 @@ final class RememberedVariantTests: XCTestCase {
         XCTAssertEqual(try variants(), [secondKey, firstKey])
 
         XCTAssertNotNil(pipeline.storedSummary(for: first))
-        // The stamp goes to a pool thread: wait for it, within 10 s.
-        let end = Date().addingTimeInterval(10)
-        while try variants() != [firstKey, secondKey], Date() < end {
-            try await Task.sleep(nanoseconds: 10_000_000)
-        }
-        XCTAssertEqual(try variants(), [firstKey, secondKey])
+        // The stamp goes to a pool thread: wait for it.
+        try await waitUntil("the first variant's stamp is written") { try variants() == [firstKey, secondKey] }
     }
 }

@@ -3,7 +3,8 @@ import Synchronization
 import XCTest
 
 /// Signals a test holds to order tasks without sleeping: a gate that holds tasks until the test
-/// opens it, a tally of arrivals a test can await, and a wait for a state a type reports.
+/// opens it, a tally of arrivals a test can await, and a barrier for threads. (`waitUntil`, the
+/// wait for a state a type reports, is in TestSupport.)
 
 /// Holds the tasks that `wait()` until the test calls `open()`; once open, `wait()` returns at
 /// once. A task cancelled before or while it waits leaves at once with `CancellationError`.
@@ -124,26 +125,5 @@ final class Locked<Value: Sendable>: Sendable {
 
     func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
         mutex.withLock { body(&$0) }
-    }
-}
-
-struct ConditionNotMet: Error, CustomStringConvertible {
-    let description: String
-}
-
-/// Returns once `condition` holds, checking it every 10 ms. The bound (default 60 s) is no part of
-/// what a test proves: it only ends a test whose condition never comes (a broken build) with a
-/// failure rather than a hang, so it is far beyond what a loaded machine takes.
-func waitUntil(
-    _ what: String, timeout: Duration = .seconds(60), file: StaticString = #filePath, line: UInt = #line,
-    _ condition: () async throws -> Bool
-) async throws {
-    let deadline = ContinuousClock.now + timeout
-    while try await !condition() {
-        guard ContinuousClock.now < deadline else {
-            XCTFail("timed out waiting until \(what)", file: file, line: line)
-            throw ConditionNotMet(description: "timed out waiting until \(what)")
-        }
-        try await Task.sleep(for: .milliseconds(10))
     }
 }

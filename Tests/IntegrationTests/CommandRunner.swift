@@ -6,7 +6,7 @@ import XCTest
 /// time-out or crashes fails the test.
 enum CommandRunner {
     static func run(
-        _ executable: String, _ arguments: [String], timeout: TimeInterval = 60,
+        _ executable: String, _ arguments: [String], timeout: TimeInterval = 120,
         file: StaticString = #filePath, line: UInt = #line
     ) throws -> ProductRunner.Result {
         let result = try ProductRunner.run(executable, arguments, timeout: timeout)

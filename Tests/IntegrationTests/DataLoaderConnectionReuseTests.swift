@@ -153,6 +153,6 @@ private extension FaultServer {
     func waitForLateBytes() async throws {
         let (data, _) = try await URLSession.shared.data(from: url("/_late"))
         let report = String(decoding: data, as: UTF8.self)
-        guard report == "sent" else { throw ServerError("the late bytes were not sent within 10 s: \(report)") }
+        guard report == "sent" else { throw ServerError("the late bytes were not sent within 30 s: \(report)") }
     }
 }

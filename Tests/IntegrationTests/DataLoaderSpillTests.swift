@@ -1,5 +1,6 @@
 import Foundation
 import ImgCache
+import TestSupport
 import XCTest
 
 /// Bodies over `maxBodyBytesInMemory` go to a file in `spillFolder` as they arrive: the response
@@ -29,14 +30,6 @@ final class DataLoaderSpillTests: FaultServerTestCase {
         try FileManager.default.contentsOfDirectory(atPath: folder.path)
     }
 
-    /// Waits (at most 2 s) until `folder` is empty.
-    private func waitUntilEmpty(_ folder: URL, _ message: String, line: UInt = #line) async throws {
-        for _ in 0..<200 where try !files(in: folder).isEmpty {
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        XCTAssertEqual(try files(in: folder), [], message, line: line)
-    }
-
     func testABodyOverTheMemoryLimitIsWrittenToAFileThatGoesWithItsResponse() async throws {
         XCTAssertGreaterThan(server.image.count, 100)
         do {
@@ -51,7 +44,7 @@ final class DataLoaderSpillTests: FaultServerTestCase {
         }
         // Removed when the last reference to the response goes: a finished task may hold it a
         // moment longer than this scope.
-        try await waitUntilEmpty(folder, "removed with the response")
+        try await waitUntil("the body's file is removed with the response") { try files(in: folder).isEmpty }
         // Under the limit, nothing is written.
         let (small, _) = try await load("/redirects/0", with: spilled(at: server.image.count))
         XCTAssertEqual(small.data, server.image)

@@ -40,7 +40,7 @@ final class FakeRedisServer {
         }
         guard let port else {
             server.stop()
-            throw ServerError("fake_redis.py wrote no port within 10 s")
+            throw ServerError("fake_redis.py wrote no port within 60 s")
         }
         self.port = port
     }
@@ -53,10 +53,10 @@ final class FakeRedisServer {
         ((try? String(contentsOf: eventsFile, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
     }
 
-    /// The events once one of them satisfies `condition`, waiting up to 10 s for it; fails with
-    /// every event when none does.
+    /// The events once one of them satisfies `condition`, waiting up to 60 s for it (a bound that
+    /// only ends a broken run); fails with every event when none does.
     func events(until condition: (String) -> Bool) throws -> [String] {
-        let end = Date().addingTimeInterval(10)
+        let end = Date().addingTimeInterval(60)
         var events = self.events()
         while !events.contains(where: condition) {
             guard Date() < end else { throw ServerError("fake Redis never logged the event awaited: \(events)") }

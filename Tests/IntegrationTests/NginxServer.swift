@@ -62,9 +62,10 @@ final class NginxServer {
     ]
 
     /// The requests nginx has logged, in order, once there are `count` of them (nginx writes a
-    /// line just after the response, so the last one can lag behind it); waits up to 2 s.
+    /// line just after the response, so the last one can lag behind it); waits up to 30 s, a bound
+    /// that only ends a broken run.
     func accessLog(count: Int) throws -> [Request] {
-        let end = Date().addingTimeInterval(2)
+        let end = Date().addingTimeInterval(30)
         var log = try accessLog()
         while log.count < count, Date() < end {
             usleep(10_000)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 @testable import ImgCache
 
@@ -31,15 +32,6 @@ final class PipelinePriorityTests: FaultServerTestCase {
 
     private func request(_ name: String, _ priority: ImageRequest.Priority) -> ImageRequest {
         ImageRequest(url: server.url("/hold/\(name)"), target: .pixels(PixelSize(width: 16, height: 16)), priority: priority)
-    }
-
-    /// Waits (at most 20 s) until `condition` holds.
-    private func waitUntil(_ what: String, _ condition: () async throws -> Bool) async throws {
-        let deadline = Date().addingTimeInterval(20)
-        while try await !condition() {
-            guard Date() < deadline else { return XCTFail("timed out waiting until \(what)") }
-            try await Task.sleep(for: .milliseconds(5))
-        }
     }
 
     func testHigherPrioritiesStartTheirDownloadsFirstAndARaisedOrJoinedRequestMovesUp() async throws {

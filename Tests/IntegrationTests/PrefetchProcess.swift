@@ -16,11 +16,11 @@ struct PrefetchProcess {
         try process.run()
     }
 
-    /// Waits (at most 60 s, then kills) for the process, which must exit 0, and returns its JSON
+    /// Waits (at most 120 s, then kills) for the process, which must exit 0, and returns its JSON
     /// summary and what it wrote on standard error.
     func finish(file: StaticString = #filePath, line: UInt = #line) throws -> (summary: [String: Any], errors: String) {
         let deadline = DispatchWorkItem { [process] in if process.isRunning { process.terminate() } }
-        DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: deadline)
+        DispatchQueue.global().asyncAfter(deadline: .now() + 120, execute: deadline)
         let printed = output.fileHandleForReading.readDataToEndOfFile()
         let errors = String(decoding: self.errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()

@@ -57,8 +57,9 @@ final class RedisClientTests: XCTestCase {
         }
         XCTAssertEqual(log.all.count, 1, "\(log.all)")
         try server.start()
-        // The server is used again once the back-off (0.2 s here) has passed.
-        let end = Date().addingTimeInterval(10)
+        // The server is used again once the back-off (0.2 s here) has passed (60 s: a bound that
+        // only ends a broken run).
+        let end = Date().addingTimeInterval(60)
         var replies: [RedisReply]?
         while replies == nil && Date() < end {
             replies = client.run(get)
@@ -90,8 +91,9 @@ final class RedisClientTests: XCTestCase {
         XCTAssertEqual(try server.events { $0 == "connect 1" }, ["connect 1"], "one attempt, the other calls skipped")
         XCTAssertEqual(log.all.count, 1)
         XCTAssertTrue(log.all[0].contains("Redis at \(server.url) is unavailable"), log.all[0])
-        // Once the back-off has passed, the next call tries again: the second connection.
-        let end = Date().addingTimeInterval(10)
+        // Once the back-off has passed, the next call tries again: the second connection (60 s: a
+        // bound that only ends a broken run).
+        let end = Date().addingTimeInterval(60)
         while !server.events().contains("connect 2") && Date() < end { XCTAssertNil(client.run([[Data("PING".utf8)]])) }
         XCTAssertEqual(server.events(), ["connect 1", "connect 2"])
         XCTAssertEqual(log.all.count, 1, "still the same outage: \(log.all)")
@@ -125,9 +127,9 @@ final class RedisClientTests: XCTestCase {
         XCTAssertNil(tier.cachedData(for: "http://origin.example/a.jpg"))
         let elapsed = Date().timeIntervalSince(start)
         print("trickled GETRANGE: nil after \(String(format: "%.3f", elapsed)) s (command time-out 0.2 s)")
-        // The command time-out, plus 100 ms of slack.
+        // The command time-out, with slack for a loaded machine: the old client waited 10 s.
         XCTAssertGreaterThanOrEqual(elapsed, 0.2)
-        XCTAssertLessThan(elapsed, 0.3)
+        XCTAssertLessThan(elapsed, 1)
         XCTAssertEqual(log.all.count, 1)
         XCTAssertTrue(log.all[0].contains("no reply within 200 ms"), log.all[0])
         XCTAssertEqual(tier.counters, RedisTierCounters(errors: 1))
@@ -135,7 +137,7 @@ final class RedisClientTests: XCTestCase {
         let events = try server.events { $0.hasPrefix("hangup 1 ") }
         XCTAssertTrue(events.contains("command 1 GETRANGE"), "\(events)")
         let sent = try XCTUnwrap(events.last { $0.hasPrefix("hangup 1 ") }.flatMap { Int($0.split(separator: " ")[2]) })
-        XCTAssertLessThan(sent, 10, "bytes sent before the client hung up")
+        XCTAssertLessThan(sent, 25, "bytes sent (20 a second) before the client hung up")
     }
 
     func testRepliesOverTheValueCapFailAsTheyArrive() throws {

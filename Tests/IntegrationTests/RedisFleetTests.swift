@@ -67,9 +67,9 @@ final class RedisFleetTests: XCTestCase {
 
     func testEveryFetchSucceedsWhenRedisIsKilledHalfway() throws {
         let instances = try (0..<Self.processCount).map { try self.start($0) }
-        // Halfway: once nginx has served half the URLs (or after 10 s at most).
+        // Halfway: once nginx has served half the URLs (or after 60 s at most).
         let accessLog = nginx.prefix.appendingPathComponent("access.log")
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(60)
         while Date() < deadline {
             let lines = ((try? String(contentsOf: accessLog, encoding: .utf8)) ?? "").split(separator: "\n").count
             if lines >= Self.urlCount / 2 { break }

@@ -41,13 +41,13 @@ final class RedisServer {
         server = nil
     }
 
-    /// Runs `redis-cli` against the server and returns its output (within 5 s).
+    /// Runs `redis-cli` against the server and returns its output (killed after 30 s).
     @discardableResult
     func cli(_ arguments: String...) throws -> String {
         let result = try ProductRunner.runTool(
             "redis-cli",
             ["-h", "127.0.0.1", "-p", String(port)] + (password.map { ["--no-auth-warning", "-a", $0] } ?? []) + arguments,
-            timeout: 5)
+            timeout: 30)
         guard result.status == 0, !result.killedBySignal else {
             throw ServerError("redis-cli \(arguments) exited \(result.status): \(result.output)\(result.errors)")
         }

@@ -65,7 +65,7 @@ extension NginxServer {
             guard case .httpStatus(404, _) = error else { throw error }
         }
         var log = try accessLog(count: 1)
-        let end = Date().addingTimeInterval(10)
+        let end = Date().addingTimeInterval(60)
         while !log.contains(where: { $0.path == marker }), Date() < end {
             log = try accessLog(count: log.count + 1)
         }

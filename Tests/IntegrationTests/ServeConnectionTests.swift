@@ -42,7 +42,7 @@ final class ServeConnectionTests: XCTestCase {
             arguments += ["-o", "/dev/null", serve.url(path).absoluteString]
         }
         arguments += ["-o", metrics.path, serve.url("/metrics").absoluteString]
-        let result = try Curl.run(arguments, timeout: 60)
+        let result = try Curl.run(arguments)
         XCTAssertEqual(result.status, 0, result.errors)
         let transfers = result.output.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
         XCTAssertEqual(transfers.count, 21)
@@ -78,21 +78,14 @@ final class ServeConnectionTests: XCTestCase {
             }
         }
         // 21 handlers running: the 20, and the /metrics request that counts them.
-        let end = Date().addingTimeInterval(10)
-        var running = 0.0
-        while running != 21, Date() < end {
-            running = ServeMetrics.value("imgcache_http_requests_in_flight", in: try await ServeMetrics.samples(of: serve, client: client)) ?? 0
-            if running != 21 { try await Task.sleep(nanoseconds: 10_000_000) }
+        try await waitUntil("20 requests are in flight (and /metrics)") {
+            ServeMetrics.value("imgcache_http_requests_in_flight", in: try await ServeMetrics.samples(of: serve, client: client)) == 21
         }
-        XCTAssertEqual(running, 21, "20 requests in flight (and /metrics)")
         let arrivals = try await faults.arrivals()
         XCTAssertFalse(arrivals.isEmpty, "the origin holds the download")
 
         serve.terminate()
-        while NginxServer.accepts(port: serve.port), Date() < end {
-            try await Task.sleep(nanoseconds: 10_000_000)
-        }
-        XCTAssertFalse(NginxServer.accepts(port: serve.port), "still accepting connections after SIGTERM")
+        try await waitUntil("the listening socket closes after SIGTERM") { !NginxServer.accepts(port: serve.port) }
         XCTAssertTrue(serve.process.isRunning, "exited before its requests finished")
         try await faults.release(nil)
 
@@ -101,7 +94,7 @@ final class ServeConnectionTests: XCTestCase {
         for (index, data, status) in answers where status == 200 {
             XCTAssertEqual(try ImageDecoder.inspect(.data(data)).size.width, 20 + index, "request \(index)")
         }
-        XCTAssertEqual(serve.waitForExit(seconds: 15), 0, serve.standardError)
+        XCTAssertEqual(serve.waitForExit(seconds: 60), 0, serve.standardError)
         XCTAssertTrue(serve.standardError.contains("stopped; 20 requests finished while draining, 0 cut off"), serve.standardError)
         XCTAssertFalse(NginxServer.accepts(port: serve.port), "a new connection after the exit")
     }

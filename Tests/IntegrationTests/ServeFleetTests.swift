@@ -64,7 +64,7 @@ final class ServeFleetTests: XCTestCase {
         let openssl = try ProductRunner.runTool("openssl", [
             "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "2",
             "-subj", "/CN=localhost", "-keyout", key.path, "-out", certificate.path,
-        ], timeout: 30)
+        ])
         XCTAssertEqual(openssl.status, 0, openssl.errors)
         let https = try NginxServer.freePort(), http = try NginxServer.freePort()
         let prefix = try ServerProcess.temporaryFolder("imgcache-front-nginx")
@@ -104,7 +104,7 @@ final class ServeFleetTests: XCTestCase {
         var arguments = ["-s", "-k", http2 ? "--http2" : "--http1.1", "--max-time", "30",
                          "-w", "%{http_version} %{http_code} %{size_download} %header{etag}\\n"]
         for url in urls { arguments += ["-o", "/dev/null", url] }
-        let result = try Curl.run(arguments, timeout: 60)
+        let result = try Curl.run(arguments)
         XCTAssertEqual(result.status, 0, result.errors)
         return result.output.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
     }
@@ -149,7 +149,7 @@ final class ServeFleetTests: XCTestCase {
         XCTAssertEqual(try curl(["https://127.0.0.1:\(https)/health"]).first?.dropFirst().first, "200")
         XCTAssertEqual(try curl(["https://127.0.0.1:\(https)/metrics"]).first?.dropFirst().first, "404")
         let redirect = try Curl.run(["-s", "-o", "/dev/null", "-w", "%{http_code} %{redirect_url}",
-                                                          "http://127.0.0.1:\(http)/health"], timeout: 30)
+                                                          "http://127.0.0.1:\(http)/health"])
         XCTAssertEqual(redirect.output, "301 https://127.0.0.1/health")
         let long = "https://127.0.0.1:\(https)/" + String(repeating: "a", count: 9000)
         XCTAssertEqual(try curl([long], http2: false).first?.dropFirst().first, "414")

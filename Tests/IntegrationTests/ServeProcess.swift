@@ -31,7 +31,7 @@ final class ServeProcess: @unchecked Sendable {
     /// tests' key unless `signed` is false (then `--allow-unsigned` is the caller's to pass),
     /// with the cache in `cacheFolder` (default a new temporary folder) and `environment` added
     /// to the test's (every `IMGCACHE_` variable of the test's own left out), sources on this
-    /// machine's addresses allowed unless `allowsPrivateSources` is false; waits (up to 10 s) for
+    /// machine's addresses allowed unless `allowsPrivateSources` is false; waits (up to 60 s) for
     /// the "listening" line.
     init(
         _ arguments: [String] = [], signed: Bool = true, cacheFolder: URL? = nil, environment: [String: String] = [:],
@@ -61,14 +61,14 @@ final class ServeProcess: @unchecked Sendable {
         try process.run()
         output.start()
         errors.start()
-        guard let line = errors.waitForLine(containing: "listening on http://", seconds: 10),
+        guard let line = errors.waitForLine(containing: "listening on http://", seconds: 60),
               let address = line.components(separatedBy: "listening on http://").last?.split(separator: " ").first,
               let port = address.split(separator: ":").last.flatMap({ Int($0) })
         else {
             if process.isRunning { kill(process.processIdentifier, SIGKILL) }
             process.waitUntilExit()
             if ownsCacheFolder { try? FileManager.default.removeItem(at: self.cacheFolder) }
-            throw ServerError("imgcache serve \(process.arguments ?? []) did not say where it listens within 10 s: \(errors.text)")
+            throw ServerError("imgcache serve \(process.arguments ?? []) did not say where it listens within 60 s: \(errors.text)")
         }
         self.port = port
     }
@@ -81,6 +81,9 @@ final class ServeProcess: @unchecked Sendable {
     static func commandLine(_ arguments: [String], cacheFolder: URL, allowsPrivateSources: Bool = true) throws -> [String] {
         var line = ["serve", "--listen", "127.0.0.1:0", "--cache-dir", cacheFolder.path]
         if allowsPrivateSources { line.append("--allow-private-sources") }
+        // A test that does not time its requests gives them 120 s rather than the default 30: a
+        // store's fsync has waited over 30 s for the disk of a busy shared machine.
+        if !arguments.contains("--request-timeout") { line += ["--request-timeout", "120"] }
         return line + arguments
     }
 

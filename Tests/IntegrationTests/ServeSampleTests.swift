@@ -79,13 +79,13 @@ final class ServeSampleTests: XCTestCase {
         try String(contentsOf: Self.unit, encoding: .utf8)
             .replacingOccurrences(of: executable, with: ServeProcess.executable.path)
             .write(to: unit, atomically: true, encoding: .utf8)
-        let verify = try ProductRunner.runTool("systemd-analyze", ["verify", unit.path], timeout: 60)
+        let verify = try ProductRunner.runTool("systemd-analyze", ["verify", unit.path])
         XCTAssertEqual(verify.status, 0, verify.output + verify.errors)
         let complaints = (verify.output + verify.errors).split(separator: "\n").filter { $0.contains("imgcache-serve") }
         XCTAssertEqual(complaints, [], "systemd-analyze verify")
         // Exposure 2.0 or less of systemd's 10 ("OK" is up to 4.9).
         let security = try ProductRunner.runTool(
-            "systemd-analyze", ["security", "--offline=yes", "--threshold=20", unit.path], timeout: 60)
+            "systemd-analyze", ["security", "--offline=yes", "--threshold=20", unit.path])
         XCTAssertEqual(security.status, 0, security.output.split(separator: "\n").suffix(1).joined() + security.errors)
     }
 
@@ -114,7 +114,7 @@ final class ServeSampleTests: XCTestCase {
         _ = try await client.body(serve.url("/health"))
         let path = try ServeURLs.path(.init(nginx.url("/unit.jpg"), type: "fit", width: 60, height: 60))
         _ = try await client.body(serve.url(path))
-        let lines = serve.waitForOutputLines(2)
+        let lines = serve.waitForOutputLines(2, seconds: 60)
         XCTAssertEqual(lines.count, 2, serve.standardOutput)
         XCTAssertEqual(try lines.map { try CommandRunner.json($0)["status"] as? Int }, [200, 200])
 
@@ -126,7 +126,7 @@ final class ServeSampleTests: XCTestCase {
 
     /// `imgcache serve --help` lists every option the unit passes, and the Redis option.
     func testServeHelpListsTheUnitsOptionsAndRedis() throws {
-        let help = try ProductRunner.run("imgcache", ["serve", "--help"], timeout: 30)
+        let help = try ProductRunner.run("imgcache", ["serve", "--help"])
         let text = help.output + help.errors
         for flag in try Self.execStart().arguments where flag.hasPrefix("--") {
             XCTAssertTrue(text.contains(flag + " "), "serve --help does not list \(flag)")

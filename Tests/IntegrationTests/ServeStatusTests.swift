@@ -41,12 +41,7 @@ final class ServeStatusTests: XCTestCase {
     private func requestHeldAtTheOrigin(by serve: ServeProcess) async throws -> Task<(Data, HTTPURLResponse), any Error> {
         let client = self.client, heldURL = serve.url(try path(faults.url("/hold/first")))
         let held = Task { try await client.send(heldURL) }
-        let end = Date().addingTimeInterval(10)
-        while try await faults.arrivals() != ["first"], Date() < end {
-            try await Task.sleep(nanoseconds: 10_000_000)
-        }
-        let arrived = try await faults.arrivals()
-        XCTAssertEqual(arrived, ["first"])
+        try await waitUntil("the origin holds the request") { try await faults.arrivals() == ["first"] }
         return held
     }
 
@@ -59,7 +54,8 @@ final class ServeStatusTests: XCTestCase {
         ServeAssert.error(try await client.send(serve.url(try path(source, advanced: ["q:abc"]))), 400, containing: "option 'q'", "q:abc")
         ServeAssert.error(try await client.send(serve.url(try path(source, advanced: ["q:101"]))), 400, containing: "option 'q'", "q:101")
         ServeAssert.error(try await client.send(serve.url(try path(source, advanced: ["zz:1"]))), 400, containing: "unknown option 'zz'", "zz")
-        XCTAssertEqual(try nginx.accessLog(count: 0).count, 0, "nothing is fetched for a refused URL")
+        let fetched = try await nginx.settledAccessLog()
+        XCTAssertEqual(fetched, [], "nothing is fetched for a refused URL")
     }
 
     func testAnUnsignedURLIs403WhenAKeyIsSetAnd200WithAllowUnsigned() async throws {
@@ -141,24 +137,23 @@ final class ServeStatusTests: XCTestCase {
         self.serve = serve
         let start = Date()
         let answer = try await client.send(serve.url(try path(faults.url("/stall"))))
-        let elapsed = Date().timeIntervalSince(start)
+        let answered = Date()
+        let elapsed = answered.timeIntervalSince(start)
         ServeAssert.error(answer, 504, noStore: false, "stall")
         // The time-out is the feature: 0.5 s, with 3 s of slack for a loaded machine.
         XCTAssertGreaterThanOrEqual(elapsed, 0.5)
         XCTAssertLessThan(elapsed, 3.5)
-        // The handler was cancelled: its download hangs up on the origin.
-        let end = Date().addingTimeInterval(5)
-        var hungUp: Date?
-        while hungUp == nil, Date() < end {
-            hungUp = try await faults.stallEnd()
-            if hungUp == nil { try await Task.sleep(nanoseconds: 20_000_000) }
-        }
-        XCTAssertNotNil(hungUp, "the origin's connection is still open 5 s after the 504")
+        // The handler was cancelled: its download hangs up on the origin then, long before the
+        // download's own 10 s connect time-out would.
+        try await waitUntil("the origin's connection is closed") { try await faults.stallEnd() != nil }
+        let end = try await faults.stallEnd()
+        let hungUp = try XCTUnwrap(end)
+        XCTAssertLessThan(hungUp.timeIntervalSince(answered), 5, "the download hung up with the 504")
         // Once the cancelled handler has returned (only /metrics's own handler runs), the 504 is counted.
         var samples = try await ServeMetrics.samples(of: serve, client: client)
-        while ServeMetrics.value("imgcache_http_requests_in_flight", in: samples) != 1, Date() < end {
-            try await Task.sleep(nanoseconds: 20_000_000)
+        try await waitUntil("the cancelled handler returns") {
             samples = try await ServeMetrics.samples(of: serve, client: client)
+            return ServeMetrics.value("imgcache_http_requests_in_flight", in: samples) == 1
         }
         XCTAssertEqual(ServeMetrics.value("imgcache_http_responses_total", ["code": "504"], in: samples), 1,
                        "the response sent was a 504: \(samples.filter { $0.name == "imgcache_http_responses_total" })")

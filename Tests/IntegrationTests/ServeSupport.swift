@@ -44,7 +44,7 @@ extension ImgproxySigner.Case {
 final class ServeClient: Sendable {
     let session: URLSession
 
-    init(maxConnectionsPerHost: Int = 32, timeout: TimeInterval = 20) {
+    init(maxConnectionsPerHost: Int = 32, timeout: TimeInterval = 180) {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeout
         configuration.httpMaximumConnectionsPerHost = maxConnectionsPerHost
@@ -114,7 +114,7 @@ enum ServeAssert {
 
 /// curl, the tests' HTTP/2 and keep-alive client (Debian's curl package).
 enum Curl {
-    static func run(_ arguments: [String], timeout: TimeInterval = 60) throws -> ProductRunner.Result {
+    static func run(_ arguments: [String], timeout: TimeInterval = 120) throws -> ProductRunner.Result {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") else {
             throw ServerError("curl is not installed: apt-get install curl")
         }

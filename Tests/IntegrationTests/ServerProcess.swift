@@ -37,8 +37,9 @@ final class ServerProcess {
         try? FileManager.default.removeItem(at: folder)
     }
 
-    /// Polls `ready` every 20 ms for up to `seconds`; fails with the server's log when it never holds.
-    func wait(seconds: TimeInterval = 10, until ready: () -> Bool) throws {
+    /// Polls `ready` every 20 ms for up to `seconds` (default 60, a bound that only ends a broken
+    /// run); fails with the server's log when it never holds.
+    func wait(seconds: TimeInterval = 60, until ready: () -> Bool) throws {
         let end = Date().addingTimeInterval(seconds)
         while Date() < end {
             if ready() { return }

@@ -92,8 +92,9 @@ final class HTTPServerLimitTests: XCTestCase {
     }
 
     /// With a 1 s idle time-out, a client that sends half a request and then nothing, and a
-    /// kept-alive connection left idle, are both closed: no sooner than 1 s, and within 1.5 s
-    /// more (libmicrohttpd checks time-outs about once a second; slack for a loaded machine).
+    /// kept-alive connection left idle, are both closed: no sooner than 1 s, and before 5 s
+    /// (libmicrohttpd checks time-outs about once a second; slack for a loaded machine, well
+    /// short of the default 10 s).
     func testIdleConnectionsAreClosedAfterTheIdleTimeout() async throws {
         let server = try startServer({ $0.idleTimeout = 1 }) { request in .text(status: 200, request.path) }
         let silent = try RawConnection(port: server.address.port)
@@ -110,7 +111,7 @@ final class HTTPServerLimitTests: XCTestCase {
         XCTAssertTrue(closed.0)
         XCTAssertTrue(closed.1)
         XCTAssertGreaterThanOrEqual(elapsed, .milliseconds(900))
-        XCTAssertLessThan(elapsed, .milliseconds(2500))
+        XCTAssertLessThan(elapsed, .seconds(5))
         try await waitUntil("both connections are gone") { server.statistics.openConnections == 0 }
         await server.shutdown(drainSeconds: 1)
     }
@@ -164,8 +165,8 @@ final class HTTPServerLimitTests: XCTestCase {
 
     /// A handler past the time-out: its client gets 504 (and the handler is cancelled), while a
     /// request that waited the whole time-out in the queue gets 503 (it never ran). Bounds: the
-    /// answer comes no sooner than the time-out (0.5 s), and within 1.5 s more (slack for a
-    /// loaded machine).
+    /// answer comes no sooner than the time-out (0.5 s), and before 5 s (slack for a loaded
+    /// machine, far short of the default 30 s).
     func testARequestPastItsTimeoutIs504WhenRunningAnd503WhenQueued() async throws {
         let gate = Gate()
         let cancelled = Mutex(false)
@@ -192,7 +193,7 @@ final class HTTPServerLimitTests: XCTestCase {
         XCTAssertEqual(slowResponse.statusCode, 504)
         XCTAssertEqual(String(decoding: slowData, as: UTF8.self), "the handler did not answer within 0.5 s\n")
         XCTAssertGreaterThanOrEqual(slowElapsed, .milliseconds(500))
-        XCTAssertLessThan(slowElapsed, .milliseconds(2000))
+        XCTAssertLessThan(slowElapsed, .seconds(5))
         XCTAssertTrue(cancelled.withLock { $0 })
 
         let (queuedData, queuedResponse) = try await queued.value

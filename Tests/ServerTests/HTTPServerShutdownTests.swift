@@ -57,7 +57,7 @@ final class HTTPServerShutdownTests: XCTestCase {
 
     /// A handler still running when the drain time (0.5 s) runs out: its client gets 503 and the
     /// server stops. Bounds: no sooner than the drain time, and within it plus the 1 s given to
-    /// the 503s and 1.5 s of slack.
+    /// the 503s and 3.5 s of slack for a loaded machine (the handler itself never returns).
     func testShutdownAnswers503ToRequestsStillRunningWhenTheDrainEnds() async throws {
         let gate = Gate()
         let server = try startServer { request in
@@ -72,7 +72,7 @@ final class HTTPServerShutdownTests: XCTestCase {
         let summary = await server.shutdown(drainSeconds: 0.5)
         let elapsed = ContinuousClock.now - start
         XCTAssertGreaterThanOrEqual(elapsed, .milliseconds(500))
-        XCTAssertLessThan(elapsed, .milliseconds(3000))
+        XCTAssertLessThan(elapsed, .seconds(5))
         XCTAssertEqual(summary.requestsInFlight, 1)
         XCTAssertEqual(summary.requestsDrained, 0)
         XCTAssertEqual(summary.requestsCutOff, 1)
@@ -104,7 +104,7 @@ final class HTTPServerShutdownTests: XCTestCase {
         }
         let start = ContinuousClock.now
         let summary = await server.shutdown(drainSeconds: 30)
-        XCTAssertLessThan(ContinuousClock.now - start, .seconds(5))
+        XCTAssertLessThan(ContinuousClock.now - start, .seconds(10), "no wait for the 30 s drain")
         XCTAssertEqual(summary.requestsInFlight, 0)
         XCTAssertEqual(summary.requestsCutOff, 0)
     }

@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 
 /// A TCP connection to 127.0.0.1 (or ::1) written and read byte by byte, for requests URLSession
-/// will not send. Reads time out after 10 s.
+/// will not send. Reads time out after 30 s (a bound that only ends a broken run).
 final class RawConnection {
     /// A response as read off the wire.
     struct Response {
@@ -18,7 +18,7 @@ final class RawConnection {
     init(port: UInt16, ipv6: Bool = false) throws(ConnectFailure) {
         socket = Glibc.socket(ipv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw ConnectFailure(code: errno) }
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        var timeout = timeval(tv_sec: 30, tv_usec: 0)
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         let result: Int32
         if ipv6 {
@@ -105,7 +105,7 @@ final class RawConnection {
         shutdown(socket, Int32(SHUT_RDWR))
     }
 
-    /// Whether the server closed the connection (reads nothing more, within 10 s).
+    /// Whether the server closed the connection (reads nothing more, within 30 s).
     func isClosedByServer() -> Bool {
         (try? fill()) == false
     }

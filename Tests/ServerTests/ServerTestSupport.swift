@@ -110,12 +110,13 @@ final class Gate: Sendable {
     }
 }
 
-/// Waits until `condition` holds, checking after every yield, for at most `seconds`.
-func waitUntil(seconds: TimeInterval = 10, _ what: String, _ condition: () -> Bool) async throws {
+/// Waits until `condition` holds, checking it every millisecond, for at most `seconds` (default
+/// 60 s: a bound that only ends a broken run, so far beyond what a loaded machine takes).
+func waitUntil(seconds: TimeInterval = 60, _ what: String, _ condition: () -> Bool) async throws {
     let end = Date().addingTimeInterval(seconds)
     while !condition() {
         guard Date() < end else { throw TestFailure("\(what) did not happen within \(seconds) s") }
-        await Task.yield()
+        try await Task.sleep(for: .milliseconds(1))
     }
 }
 

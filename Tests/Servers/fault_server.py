@@ -20,7 +20,7 @@ numbers in order, separated by spaces, as plain text (one per request; empty for
     /delayed/NAME?seconds=S the image after S seconds (default 0.3), counted per NAME: GET
                             /_counts?prefix=P answers "PATH COUNT" lines for the paths starting with P
     /hold/NAME              records NAME's arrival, then holds the answer (the image) until a
-                            GET /_release lets it go (at most 30 s); GET /_arrivals answers the
+                            GET /_release lets it go (at most 120 s); GET /_arrivals answers the
                             NAMEs in arrival order, separated by spaces; /_release?count=N lets N
                             held answers go (default 1), /_release?all=1 every one, now and later
     /slow?interval=T&bytes=N headers with Content-Length N, then one byte every T seconds
@@ -37,7 +37,7 @@ numbers in order, separated by spaces, as plain text (one per request; empty for
     /forge-late             the image, then 100 ms later a whole forged response on the same
                             kept-alive connection: Content-Length 5, body "wrong"
                             GET /_late answers "sent" once the late bytes of a /lie-late or
-                            /forge-late have been written (waiting up to 10 s; "waiting" if not)
+                            /forge-late have been written (waiting up to 30 s; "waiting" if not)
     /endless[?rate=B]       a chunked body that never ends (at B bytes a second); GET /_endless
                             answers "<bytes sent> <unix time the client closed>", or "running"
     /big?length=N           Content-Length N, then nothing for 10 s, then zeros
@@ -137,7 +137,7 @@ class Handler(BaseHTTPRequestHandler):
                 lines = ["%s %d" % (name, len(numbers)) for name, numbers in sorted(REQUESTS.items()) if name.startswith(prefix)]
             return self.answer(200, "\n".join(lines).encode(), [("Content-Type", "text/plain")])
         if path == "/_late":
-            report = b"sent" if LATE_SENT.wait(timeout=10) else b"waiting"
+            report = b"sent" if LATE_SENT.wait(timeout=30) else b"waiting"
             return self.answer(200, report, [("Content-Type", "text/plain")])
         if path == "/_arrivals":
             with LOCK:
@@ -214,7 +214,7 @@ class Handler(BaseHTTPRequestHandler):
         with LOCK:
             ARRIVALS.append(path[len("/hold/"):])
         if not HOLD_OPEN.is_set():
-            HOLD_PERMITS.acquire(timeout=30)
+            HOLD_PERMITS.acquire(timeout=120)
         self.answer(200, self.image())
 
     def route_slow(self, path, query, n):

@@ -3,7 +3,8 @@ import Foundation
 
 /// Runs an executable the package builds (`imgcache`, `feed-widget`...), found beside the test
 /// bundle, or a tool on the PATH (`cwebp`, `python3`, `redis-cli`...), and captures what it prints
-/// and how it ended. A run that passes `timeout` is terminated (and so reported as killed by a
+/// and how it ended. A run that passes `timeout` (default 120 s: it only ends a run that hangs,
+/// so it is far beyond what a loaded machine takes) is terminated (and so reported as killed by a
 /// signal).
 public enum ProductRunner {
     public struct Result {
@@ -18,7 +19,7 @@ public enum ProductRunner {
     /// with `environment` added to the test's.
     public static func run(
         _ executable: String, _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:],
-        timeout: TimeInterval = 60
+        timeout: TimeInterval = 120
     ) throws -> Result {
         try run(
             Bundle.main.bundleURL.appendingPathComponent(executable), arguments, in: directory, environment: environment,
@@ -27,7 +28,7 @@ public enum ProductRunner {
 
     /// Runs `tool`, found on the PATH, with `arguments` in `directory` (default: the current one).
     public static func runTool(
-        _ tool: String, _ arguments: [String], in directory: URL? = nil, timeout: TimeInterval = 60
+        _ tool: String, _ arguments: [String], in directory: URL? = nil, timeout: TimeInterval = 120
     ) throws -> Result {
         try run(URL(fileURLWithPath: "/usr/bin/env"), [tool] + arguments, in: directory, timeout: timeout)
     }

@@ -17,7 +17,8 @@ extension DataLoader {
         /// tmp/ folder, so a downloaded original is moved into the cache rather than copied.
         public var spillFolder: URL?
         /// The longest wait, in seconds, from the start of an attempt to the response's headers
-        /// (connecting, TLS and the server's first answer). Default 10.
+        /// (connecting, TLS and the server's first answer), not counting a wait for one of the
+        /// loader's connections to the server (see `reusesConnections`). Default 10.
         public var connectTimeout: TimeInterval = 10
         /// The longest wait, in seconds, between two pieces of the body once the headers are in:
         /// a stalled transfer fails even while the overall time-out is far. Default 30.
@@ -42,9 +43,11 @@ extension DataLoader {
         /// Whether requests share connections. Default true: one URLSession serves the loader, and
         /// libcurl keeps a connection open for the next request to the same scheme, host and port
         /// (HTTP/1.1 keep-alive, or HTTP/2 where it is negotiated over TLS), which saves a TCP (and
-        /// TLS) handshake per request. At most 4 connections are opened to one host: over HTTP/1.1 a
-        /// fifth request waits for one to be free (the connect time-out counts that wait); over
-        /// HTTP/2 requests share a connection.
+        /// TLS) handshake per request. At most 4 requests to one host run at once, over at most 4
+        /// connections (HTTP/1.1) or sharing one (HTTP/2): a fifth waits, in arrival order, until
+        /// one of them ends. The wait counts in `overallTimeout`, not in `connectTimeout`, which
+        /// starts once the request runs. (libcurl's own queue is not used: there, a request
+        /// waiting for a connection can be overtaken without end by later ones.)
         ///
         /// A response is read only as far as its framing says, and bytes past its end that libcurl
         /// reads with its headers make it close the connection. An attempt whose framing went wrong

@@ -74,6 +74,9 @@ public final class DataLoader: DataLoading {
         sessions.close()
     }
 
+    /// The places of the attempts to each server when connections are reused (for tests).
+    var connectionSlots: ConnectionSlots? { sessions.connectionSlots }
+
     /// Also throws `invalidArgument`, before any request is sent, for `request.headers` that break
     /// `HTTPHeaderField`'s rules or a configuration out of its ranges.
     public func load(_ request: DataRequest) async throws -> DataResponse {
@@ -124,7 +127,9 @@ public final class DataLoader: DataLoading {
 
     /// Attempt number `attempt` of `request`, sending `urlRequest` (whose `credentials` go only to
     /// its URL's origin): a data task under the watch of a `Transfer`, cancelled with the calling
-    /// task. An attempt whose framing went wrong may retire the shared session (`LoaderSessions`).
+    /// task. On the shared session it first waits for a place among the attempts to its server
+    /// (`ConnectionSlots`). An attempt whose framing went wrong may retire the shared session
+    /// (`LoaderSessions`).
     private func perform(
         _ urlRequest: URLRequest, credentials: [String: String], attempt: Int, of request: DataRequest,
         deadline: ContinuousClock.Instant
@@ -133,7 +138,7 @@ public final class DataLoader: DataLoading {
             maxBytes: configuration.maxBytes, maxRedirects: configuration.maxRedirects,
             connectTimeout: configuration.connectTimeout, requestTimeout: configuration.requestTimeout,
             overallTimeout: configuration.overallTimeout, policy: try policy.get().urls,
-            addressScreen: try policy.get().addresses,
+            addressScreen: try policy.get().addresses, connectionSlots: sessions.connectionSlots,
             bodyMemoryLimit: configuration.maxBodyBytesInMemory,
             spillFolder: configuration.spillFolder ?? FileManager.default.temporaryDirectory)
         let transfer = Transfer(
@@ -143,6 +148,7 @@ public final class DataLoader: DataLoading {
         var anomaly: AttemptFailure.FramingAnomaly?
         defer {
             watch.cancel()
+            transfer.releaseConnectionSlot()
             if let session = transfer.session { sessions.attemptEnded(on: session, anomaly: anomaly) }
         }
         let sessions = self.sessions, observer = request.observer

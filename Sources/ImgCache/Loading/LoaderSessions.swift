@@ -37,9 +37,14 @@ final class LoaderSessions: Sendable {
 
     /// The most connections a loader opens to one scheme, host and port.
     static let connectionsPerHost = 4
+    /// When connections are reused: at most `connectionsPerHost` attempts at once to one server,
+    /// the others waiting in arrival order (libcurl's own queue is not fair). Nil otherwise: each
+    /// attempt has a session, so a connection, of its own.
+    let connectionSlots: ConnectionSlots?
 
     init(configuration: DataLoader.Configuration) {
         self.configuration = configuration
+        connectionSlots = configuration.reusesConnections ? ConnectionSlots(capacity: Self.connectionsPerHost) : nil
     }
 
     deinit { close() }

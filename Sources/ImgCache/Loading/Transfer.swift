@@ -22,6 +22,10 @@ import Synchronization
 /// comes back: URLSession's delegate queue, which every transfer of the session shares, never
 /// waits for a lookup (FoundationNetworking lets a redirect be answered later, from any thread),
 /// and the hop's connect time-out, which counts the lookup, fails a transfer whose lookup hangs.
+///
+/// On a shared session (`ConnectionSlots`), the first request waits, once screened, for a place
+/// among the attempts to its server: its connect time-out does not count that wait, which only
+/// the overall deadline bounds.
 final class Transfer: Sendable {
     /// The part of the configuration an attempt enforces.
     struct Limits: Sendable {
@@ -34,6 +38,8 @@ final class Transfer: Sendable {
         var policy: URLPolicy
         /// Screens each hop's addresses, when private ones are refused.
         var addressScreen: AddressScreen?
+        /// The places of the attempts to one server, when they share a session.
+        var connectionSlots: ConnectionSlots?
         /// Bytes of body held in memory; the rest goes to a file in `spillFolder`.
         var bodyMemoryLimit: Int
         var spillFolder: URL
@@ -48,6 +54,13 @@ final class Transfer: Sendable {
         var data: Data
         /// The file `data` is mapped from, when the body was too large to keep in memory.
         var spilled: SpilledBody?
+    }
+
+    /// Where the transfer is with its place among the attempts to its server (`ConnectionSlots`).
+    private enum Slot {
+        case none
+        case waiting(since: ContinuousClock.Instant)
+        case held(HTTPOrigin)
     }
 
     private struct State: ~Copyable {
@@ -67,7 +80,10 @@ final class Transfer: Sendable {
         var isFinished = false
         /// A failure decided before `start` (cancelled before it began).
         var earlyFailure: Error?
-        /// When the current hop started (the request was sent or a redirect followed).
+        /// The transfer's place among the attempts to its server.
+        var slot = Slot.none
+        /// When the current hop started (the request was sent or a redirect followed), moved later
+        /// by the time spent waiting for a connection slot.
         var hopStart: ContinuousClock.Instant
         /// The current hop's URL: `url`, or the last followed redirect's (the host's name even when
         /// the request went to the address it was screened at).
@@ -122,11 +138,12 @@ final class Transfer: Sendable {
         state.withLock { $0.session }
     }
 
-    /// Screens `request` (when there is an address screen), makes the data task for what is to be
-    /// sent with `makeTask` (whose delegate must route its callbacks here, and which returns the
-    /// task's session), starts it, and resumes `continuation` when the transfer ends. A transfer
-    /// that failed before it started (it was cancelled) makes no task and fails at once; a refused
-    /// or unresolved host fails it without a task.
+    /// Screens `request` (when there is an address screen), waits for a connection slot (when there
+    /// are slots), makes the data task for what is to be sent with `makeTask` (whose delegate must
+    /// route its callbacks here, and which returns the task's session), starts it, and resumes
+    /// `continuation` when the transfer ends. A transfer that failed before it started (it was
+    /// cancelled) makes no task and fails at once; a refused or unresolved host fails it without
+    /// a task.
     func start(
         _ request: URLRequest, continuation: CheckedContinuation<Received, Error>,
         makeTask: @escaping @Sendable (URLRequest) -> (task: URLSessionDataTask, session: URLSession)
@@ -148,8 +165,46 @@ final class Transfer: Sendable {
         }
     }
 
-    /// Makes the task for `request` and starts it, unless the transfer has failed.
+    /// Makes the task for `request` and starts it, unless the transfer has failed; with connection
+    /// slots, once the request has a place among the attempts to its server.
     private func send(
+        _ request: URLRequest, makeTask: @escaping @Sendable (URLRequest) -> (task: URLSessionDataTask, session: URLSession)
+    ) {
+        guard let slots = limits.connectionSlots, let target = request.url else { return startTask(request, makeTask: makeTask) }
+        let origin = HTTPOrigin(target)
+        let waits = state.withLock { state in
+            guard !state.isFinished else { return false }
+            state.slot = .waiting(since: .now)
+            return true
+        }
+        guard waits else { return }
+        slots.enter(origin) { [self] in
+            let proceeds = state.withLock { state in
+                guard case .waiting(let since) = state.slot, !state.isFinished else {
+                    state.slot = .none
+                    return false
+                }
+                state.slot = .held(origin)
+                state.hopStart += .now - since
+                return true
+            }
+            guard proceeds else { return slots.leave(origin) }
+            startTask(request, makeTask: makeTask)
+        }
+    }
+
+    /// The attempt is over: the connection slot it holds, if any, goes to the next one waiting.
+    func releaseConnectionSlot() {
+        let held: HTTPOrigin? = state.withLock { state in
+            guard case .held(let origin) = state.slot else { return nil }
+            state.slot = .none
+            return origin
+        }
+        if let held { limits.connectionSlots?.leave(held) }
+    }
+
+    /// Makes the task for `request` and starts it, unless the transfer has failed.
+    private func startTask(
         _ request: URLRequest, makeTask: @Sendable (URLRequest) -> (task: URLSessionDataTask, session: URLSession)
     ) {
         let proceeds = state.withLock { state in
@@ -216,12 +271,14 @@ final class Transfer: Sendable {
     }
 
     /// Watches the time-outs until the transfer ends or the calling task is cancelled: the headers
-    /// must come within `connectTimeout` of each hop, each piece of the body within
-    /// `requestTimeout` of the last, and everything before the load's deadline.
+    /// must come within `connectTimeout` of each hop (not counting a wait for a connection slot),
+    /// each piece of the body within `requestTimeout` of the last, and everything before the
+    /// load's deadline.
     func watchTimeouts() async {
         while !Task.isCancelled {
             let next: (instant: ContinuousClock.Instant, seconds: TimeInterval)? = state.withLock { state in
                 guard !state.isFinished else { return nil }
+                if case .waiting = state.slot { return (deadline, limits.overallTimeout) }
                 let phase = state.response == nil
                     ? (state.hopStart + .seconds(limits.connectTimeout), limits.connectTimeout)
                     : (state.lastActivity + .seconds(limits.requestTimeout), limits.requestTimeout)
