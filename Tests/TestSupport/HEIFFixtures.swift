@@ -13,6 +13,21 @@ public enum HEIFFixtures {
         ["heif-enc", "avifenc"].allSatisfy { FileManager.default.isExecutableFile(atPath: "/usr/bin/\($0)") }
     }
 
+    /// An opaque photo-like picture: smooth gradients and a hard-edged block.
+    public static func picture(width: Int, height: Int) throws -> Bitmap {
+        var pixels = [UInt8](repeating: 255, count: width * height * 4)
+        for y in 0..<height {
+            for x in 0..<width {
+                let index = (y * width + x) * 4
+                let block = x > width / 3 && x < width / 2 && y > height / 4 && y < height / 2
+                pixels[index] = block ? 230 : UInt8(255 * x / max(1, width - 1))
+                pixels[index + 1] = block ? 40 : UInt8(255 * y / max(1, height - 1))
+                pixels[index + 2] = block ? 60 : UInt8(128 + (x + y) % 64)
+            }
+        }
+        return try Bitmap(size: PixelSize(width: width, height: height), pixels: pixels)
+    }
+
     /// A fresh temporary folder for fixtures.
     public static func folder() throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("imgcache-heif-\(UUID().uuidString)")
