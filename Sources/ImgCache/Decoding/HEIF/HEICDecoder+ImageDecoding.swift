@@ -1,9 +1,9 @@
 extension HEICDecoder: ImageDecoding {
     static let format = ImageFormat.heic
     static let canAnimate = false
-    /// libheif's planes and its interleaved RGB result (8-bit colour, no alpha; a decode checks
-    /// its own file's depth and alpha, `workingBytes(for:size:)`).
-    static let workingBytesPerSourcePixel = 6
+    /// libheif's memory for 8-bit 4:2:0 without alpha, what phones write (a decode checks its own
+    /// file's chroma, depth and alpha: `workingBytes(for:chroma:size:)`).
+    static let workingBytesPerSourcePixel = 5
 
     /// An `ftyp` box whose brands name HEIC or a generic HEIF (`HEIFBrands`).
     static func recognizes(_ prefix: [UInt8]) -> Bool {

@@ -5,8 +5,10 @@
 /// - Header facts: the container is parsed (`HEIFImageHandle`) and the size checked against the
 ///   limits, and libheif's memory for the decode against the working memory, before decoding.
 /// - Memory: libheif 1.15 decodes a grid only whole (it has no API to decode one tile, added in
-///   1.19), into its planes and then an interleaved RGB(A) image of the source's size, so a HEIC
-///   is admitted for `workingBytes(for:)` and the rows are streamed into the resampler from there.
+///   1.19), so a HEIC is decoded to its coded planes (YCbCr at its depth, in the chroma format of
+///   its `hvcC`, `HEVCChroma`: no RGB copy), admitted
+///   for `workingBytes(for:chroma:size:)`, and its rows are converted to RGBA (`HEIFDecodedImage`) as
+///   they stream into the resampler. Overlays, which libheif composes in RGB, are decoded to RGB.
 /// - Thumbnails: the smallest embedded thumbnail is decoded instead when every target comes out
 ///   of it at the size it would from the full image without upscaling, and its aspect agrees with
 ///   the image's (imgproxy's ENFORCE_THUMBNAIL rule); never for a region, or without transforms.
@@ -21,13 +23,21 @@ enum HEICDecoder {
         }
     }
 
-    /// Bytes libheif holds to decode `handle`: its planes (the luma and chroma at the coded depth,
-    /// alpha) and the interleaved 8-bit result.
-    static func workingBytes(for handle: HEIFImageHandle, size: PixelSize) -> Int {
-        let sampleBytes = handle.bitsPerSample > 8 ? 2 : 1
-        let perPixel = sampleBytes * (handle.hasAlpha ? 4 : 3) + (handle.hasAlpha ? 4 : 3)
-        let (bytes, overflow) = size.area.multipliedReportingOverflow(by: perPixel)
-        return overflow ? Int.max : bytes
+    /// Bytes a pixel libheif 1.15 holds while decoding beside the planes it returns (its tile
+    /// decoding and the compressed data), as measured on phone-like grids of 512x512 tiles: peak
+    /// memory grows by about 5 bytes a pixel for 8-bit 4:2:0, of which 1.5 are the planes.
+    static let decodingBytesPerPixel = 3.5
+
+    /// Bytes libheif holds to decode `handle` in `chroma` (nil: unknown, decoded to RGB): its
+    /// planes at the coded depth and alpha, or interleaved 8-bit RGB(A) and the planes it is made
+    /// from, and `decodingBytesPerPixel`.
+    static func workingBytes(for handle: HEIFImageHandle, chroma: HEVCChroma?, size: PixelSize) -> Int {
+        let sampleBytes = Double(handle.bitsPerSample > 8 ? 2 : 1)
+        let alpha = handle.hasAlpha ? 1.0 : 0
+        let planes = chroma.map { sampleBytes * ($0.samplesPerPixel + alpha) } ?? (sampleBytes * (3 + alpha) + 3 + alpha)
+        let perPixel = planes + decodingBytesPerPixel
+        let bytes = Double(size.area) * perPixel
+        return bytes < Double(Int.max) ? Int(bytes) : Int.max
     }
 
     static func decode(_ input: SourceInput, targets: [DecodingOptions], onFrame: TargetFrameHandler) throws -> ImageInfo {
@@ -42,19 +52,19 @@ enum HEICDecoder {
             let thumbnail = transformed ? coveringThumbnail(of: primary, size: size, targets: targets, geometries: geometries) : nil
             let source = thumbnail?.handle ?? primary
             let decodedSize = thumbnail?.size ?? size
-            try options.limits.checkWorkingMemory(bytes: workingBytes(for: source, size: decodedSize), for: decodedSize)
-            let hasAlpha = source.hasAlpha
-            let image = try source.decode(alpha: hasAlpha, transformed: transformed)
+            let chroma = HEVCChroma(bytes)
+            try options.limits.checkWorkingMemory(bytes: workingBytes(for: source, chroma: chroma, size: decodedSize), for: decodedSize)
+            let image = try source.decode(chroma: chroma, transformed: transformed)
             guard image.size == decodedSize else {
                 throw ImgCacheError.corruptImage(format: .heic, detail: "the decoded image is \(image.size), not the \(decodedSize) of the headers")
             }
             let resampler = RowResampler(
-                inputSize: decodedSize, geometries: thumbnail?.geometries ?? geometries, inputIsOpaque: !hasAlpha)
+                inputSize: decodedSize, geometries: thumbnail?.geometries ?? geometries, inputIsOpaque: !image.hasAlpha)
             let colorTransform = info.colorProfile.transformToSRGB(policy: options.colorPolicy)
             let row = UnsafeMutablePointer<UInt8>.allocate(capacity: decodedSize.width * 4)
             defer { row.deallocate() }
             for y in 0..<decodedSize.height where !resampler.isComplete {
-                copyRGBA(from: image.row(y), channels: image.channels, width: decodedSize.width, unpremultiplying: hasAlpha && source.isAlphaPremultiplied, to: row)
+                image.rgbaRow(y, premultiplied: source.isAlphaPremultiplied, into: row)
                 colorTransform?.apply(to: row, width: decodedSize.width)
                 resampler.push(row: row)
             }
@@ -101,30 +111,5 @@ enum HEICDecoder {
             covering.append(onThumbnail)
         }
         return covering
-    }
-
-    /// Copies `width` pixels of `channels` (3 or 4) bytes to RGBA (opaque for 3), dividing out a
-    /// premultiplied alpha when `unpremultiplying`.
-    private static func copyRGBA(
-        from source: UnsafePointer<UInt8>, channels: Int, width: Int, unpremultiplying: Bool, to target: UnsafeMutablePointer<UInt8>
-    ) {
-        if channels == 4 {
-            target.update(from: source, count: width * 4)
-        } else {
-            for x in 0..<width {
-                target[x * 4] = source[x * 3]
-                target[x * 4 + 1] = source[x * 3 + 1]
-                target[x * 4 + 2] = source[x * 3 + 2]
-                target[x * 4 + 3] = 255
-            }
-        }
-        guard unpremultiplying else { return }
-        for x in 0..<width {
-            let alpha = Int(target[x * 4 + 3])
-            guard alpha > 0, alpha < 255 else { continue }
-            for channel in 0..<3 {
-                target[x * 4 + channel] = UInt8(min(255, (Int(target[x * 4 + channel]) * 255 + alpha / 2) / alpha))
-            }
-        }
     }
 }

@@ -76,20 +76,45 @@ final class HEIFImageHandle {
         }
     }
 
-    /// Decodes the image to interleaved 8-bit RGB, or RGBA with `alpha` (10- and 12-bit samples
-    /// rounded by libheif), with its transforms applied when `transformed`.
-    func decode(alpha: Bool, transformed: Bool) throws -> HEIFDecodedImage {
+    /// The `nclx` matrix and range that turn the coded YCbCr into RGB; without an `nclx` box
+    /// libheif's defaults, BT.601 at full range (what iPhones write).
+    var ycbcrMatrix: YCbCrMatrix {
+        var nclx: UnsafeMutablePointer<heif_color_profile_nclx>?
+        guard heif_image_handle_get_nclx_color_profile(handle, &nclx).code == heif_error_Ok, let nclx else {
+            return YCbCrMatrix(matrixCoefficients: 6, fullRange: true)
+        }
+        defer { heif_nclx_color_profile_free(nclx) }
+        return YCbCrMatrix(matrixCoefficients: Int(nclx.pointee.matrix_coefficients.rawValue), fullRange: nclx.pointee.full_range_flag != 0)
+    }
+
+    /// Decodes the image as it is coded, `chroma` (planar YCbCr or monochrome at its depth, with
+    /// its alpha plane: libheif converts no colour and holds no RGB copy), with its transforms
+    /// applied when `transformed`. An image of unknown chroma, or one libheif only gives as RGB
+    /// (an overlay), is decoded to interleaved 8-bit RGB(A), 10- and 12-bit samples rounded by libheif.
+    func decode(chroma: HEVCChroma?, transformed: Bool) throws -> HEIFDecodedImage {
         guard let options = heif_decoding_options_alloc() else {
             throw ImgCacheError.corruptImage(format: .heic, detail: "libheif cannot allocate decoding options")
         }
         defer { heif_decoding_options_free(options) }
         options.pointee.ignore_transformations = transformed ? 0 : 1
         options.pointee.convert_hdr_to_8bit = 1
-        var image: OpaquePointer?
-        let chroma = alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB
-        try Self.check(heif_decode_image(handle, &image, heif_colorspace_RGB, chroma, options), while: "decoding the image")
-        guard let image else { throw ImgCacheError.corruptImage(format: .heic, detail: "libheif returned no image") }
-        return try HEIFDecodedImage(image, channels: alpha ? 4 : 3)
+        if let chroma {
+            let planes: [HEVCChroma: (heif_colorspace, heif_chroma)] = [
+                .monochrome: (heif_colorspace_monochrome, heif_chroma_monochrome), .yuv420: (heif_colorspace_YCbCr, heif_chroma_420),
+                .yuv422: (heif_colorspace_YCbCr, heif_chroma_422), .yuv444: (heif_colorspace_YCbCr, heif_chroma_444),
+            ]
+            var image: OpaquePointer?
+            let (colorspace, format) = planes[chroma]!
+            try Self.check(heif_decode_image(handle, &image, colorspace, format, options), while: "decoding the image")
+            guard let image else { throw ImgCacheError.corruptImage(format: .heic, detail: "libheif returned no image") }
+            if let planar = HEIFDecodedImage(planar: image, matrix: ycbcrMatrix) { return planar }
+            heif_image_release(image)
+        }
+        var rgb: OpaquePointer?
+        let chroma = hasAlpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB
+        try Self.check(heif_decode_image(handle, &rgb, heif_colorspace_RGB, chroma, options), while: "decoding the image")
+        guard let rgb else { throw ImgCacheError.corruptImage(format: .heic, detail: "libheif returned no image") }
+        return try HEIFDecodedImage(interleaved: rgb, channels: hasAlpha ? 4 : 3)
     }
 
     /// Throws `corruptImage` with libheif's message for an error other than OK.
@@ -100,30 +125,3 @@ final class HEIFImageHandle {
     }
 }
 
-/// A decoded libheif image: interleaved 8-bit rows, released with the value.
-final class HEIFDecodedImage {
-    private let image: OpaquePointer
-    let size: PixelSize
-    let channels: Int
-    let rows: UnsafePointer<UInt8>
-    let stride: Int
-
-    init(_ image: OpaquePointer, channels: Int) throws {
-        self.image = image
-        self.channels = channels
-        size = PixelSize(
-            width: Int(heif_image_get_width(image, heif_channel_interleaved)), height: Int(heif_image_get_height(image, heif_channel_interleaved)))
-        var stride: Int32 = 0
-        guard let rows = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride), size.width > 0, size.height > 0 else {
-            heif_image_release(image)
-            throw ImgCacheError.corruptImage(format: .heic, detail: "libheif returned an image without pixels")
-        }
-        self.rows = rows
-        self.stride = Int(stride)
-    }
-
-    deinit { heif_image_release(image) }
-
-    /// The start of row `row`.
-    func row(_ row: Int) -> UnsafePointer<UInt8> { rows + row * stride }
-}
