@@ -5,7 +5,7 @@ import XCTest
 
 /// The verbs that read a file, on HEIC and AVIF made by heif-enc and avifenc: `info` prints the
 /// header facts, `decode` writes the target, a header over the pixel limit exits 5 before
-/// decoding, and `slice` cuts a widget's wallpaper out of a HEIC screenshot.
+/// decoding, and `slice` and `overlay` take a HEIC screenshot.
 final class HEIFCommandTests: XCTestCase {
     private var folder: URL!
 
@@ -60,5 +60,8 @@ final class HEIFCommandTests: XCTestCase {
         let b = try ImageDecoder.decode(.file(path: folder.appendingPathComponent("heic-slice.png").path)).frames[0].bitmap
         XCTAssertEqual(a.size, b.size)
         XCTAssertGreaterThan(PSNR.of(a.pixels, b.pixels), 40)
+        let overlay = try CLIRunner.run(["overlay", heic, "-o", "overlay.png"], in: folder)
+        XCTAssertEqual(overlay.status, 0, overlay.errors)
+        XCTAssertEqual(try ImageDecoder.inspect(.file(path: folder.appendingPathComponent("overlay.png").path)).size, PixelSize(width: 750, height: 1334))
     }
 }
