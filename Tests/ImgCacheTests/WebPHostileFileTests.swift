@@ -147,7 +147,7 @@ final class WebPHostileFileTests: XCTestCase {
         XCTAssertThrowsError(try ImageDecoder.decode(.file(path: fifo))) {
             XCTAssertEqual(
                 $0 as? ImgCacheError,
-                .corruptImage(format: .webp, detail: "a WebP read from a stream is limited to \(SourceBytes.maxStreamedBytes) bytes"))
+                .corruptImage(format: .webp, detail: "a WEBP read from a stream is limited to \(SourceBytes.maxStreamedBytes) bytes"))
         }
     }
 

@@ -8,7 +8,15 @@ import Foundation
 /// (a missing `pixi`, a `clap` with odd offsets on subsampled chroma) are read as other decoders
 /// read them (`HEIFTransform.cleanAperture`); a `clap` that keeps no pixel inside the image is ignored.
 final class AVIFSession {
-    private let decoder: UnsafeMutablePointer<avifDecoder>
+    /// Owns the libavif decoder, so that it is destroyed even when `init` throws half-way.
+    private final class Owner {
+        let decoder: UnsafeMutablePointer<avifDecoder>
+        init(_ decoder: UnsafeMutablePointer<avifDecoder>) { self.decoder = decoder }
+        deinit { avifDecoderDestroy(decoder) }
+    }
+
+    private let owner: Owner
+    private var decoder: UnsafeMutablePointer<avifDecoder> { owner.decoder }
     /// The coded size of each image.
     let codedSize: PixelSize
     /// The part of the coded image shown (`clap`, when transforms are applied), in coded pixels.
@@ -27,7 +35,7 @@ final class AVIFSession {
         guard let decoder = avifDecoderCreate() else {
             throw ImgCacheError.corruptImage(format: .avif, detail: "libavif cannot create a decoder")
         }
-        self.decoder = decoder
+        owner = Owner(decoder)
         decoder.pointee.strictFlags = avifStrictFlags(AVIF_STRICT_DISABLED.rawValue)
         decoder.pointee.ignoreExif = AVIF_TRUE
         decoder.pointee.ignoreXMP = AVIF_TRUE
@@ -62,8 +70,6 @@ final class AVIFSession {
         self.crop = crop
         self.orientation = orientation
     }
-
-    deinit { avifDecoderDestroy(decoder) }
 
     /// The size shown: the crop, turned by the orientation.
     var displayedSize: PixelSize { orientation.swapsAxes ? crop.size.transposed : crop.size }
