@@ -2,8 +2,10 @@
 //
 //   imgcache-bench [--corpus DIR] [--runs N] [NAME-SUBSTRING...]
 //   imgcache-bench --webp-sizes [--corpus DIR]
+//   imgcache-bench --avif-sizes [--corpus DIR]
 //
-// --webp-sizes prints WebP's size against JPEG and GIF at the same SSIM instead (WebPSizeReport).
+// --webp-sizes prints WebP's size against JPEG and GIF at the same SSIM instead (WebPSizeReport),
+// --avif-sizes AVIF's against JPEG and WebP, with encode times (AVIFSizeReport).
 // Each scenario runs in a child process of its own (so its peak RSS is its own): one warm-up run,
 // then N measured runs (default 9). Prints a markdown table: median and p95 wall time, and the
 // child's peak resident set size. Build with `swift build -c release` for meaningful figures.
@@ -26,6 +28,15 @@ if arguments.contains("--webp-sizes") {
         exit(try WebPSizeReport.run(corpus: corpus) ? 0 : 1)
     } catch {
         FileHandle.standardError.write(Data("webp sizes: \(error)\n".utf8))
+        exit(1)
+    }
+}
+
+if arguments.contains("--avif-sizes") {
+    do {
+        exit(try AVIFSizeReport.run(corpus: corpus) ? 0 : 1)
+    } catch {
+        FileHandle.standardError.write(Data("avif sizes: \(error)\n".utf8))
         exit(1)
     }
 }
