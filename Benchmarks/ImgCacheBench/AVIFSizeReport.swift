@@ -28,9 +28,7 @@ enum AVIFSizeReport {
         print("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
         var complete = true
         for input in inputs {
-            let path = corpus + "/" + input.file
-            guard FileManager.default.fileExists(atPath: path) else {
-                print("| \(input.file) | missing: run Benchmarks/make-corpus.py | | | | | | | | | | | | |")
+            guard let path = SizeMeasurer.corpusFile(input.file, in: corpus, columns: 14) else {
                 complete = false
                 continue
             }

@@ -9,6 +9,17 @@ struct SizeMeasurer {
 
     init(image: DecodedImage) { self.image = image }
 
+    /// The path of `file` in `corpus`; nil, once a table row of `columns` columns says it is
+    /// missing, when there is none.
+    static func corpusFile(_ file: String, in corpus: String, columns: Int) -> String? {
+        let path = corpus + "/" + file
+        guard FileManager.default.fileExists(atPath: path) else {
+            print("| \(file) | missing: run Benchmarks/make-corpus.py |" + String(repeating: " |", count: columns - 2))
+            return nil
+        }
+        return path
+    }
+
     /// The mean SSIM of `data`'s frames, read back by imgcache, against the decoded frames.
     func ssim(of data: Data) throws -> Double {
         let decoded = try ImageDecoder.decode(.data(data), options: DecodingOptions(maxFrames: 10_000, frameBudgetBytes: 64 << 20))

@@ -23,20 +23,11 @@ let corpus = option("--corpus") ?? ProcessInfo.processInfo.environment["IMGCACHE
     ?? ((ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp") + "/imgcache-bench")
 let runs = max(1, Int(option("--runs") ?? "") ?? 9)
 
-if arguments.contains("--webp-sizes") {
+for (flag, report) in [("--webp-sizes", WebPSizeReport.run), ("--avif-sizes", AVIFSizeReport.run)] where arguments.contains(flag) {
     do {
-        exit(try WebPSizeReport.run(corpus: corpus) ? 0 : 1)
+        exit(try report(corpus) ? 0 : 1)
     } catch {
-        FileHandle.standardError.write(Data("webp sizes: \(error)\n".utf8))
-        exit(1)
-    }
-}
-
-if arguments.contains("--avif-sizes") {
-    do {
-        exit(try AVIFSizeReport.run(corpus: corpus) ? 0 : 1)
-    } catch {
-        FileHandle.standardError.write(Data("avif sizes: \(error)\n".utf8))
+        FileHandle.standardError.write(Data("\(flag.dropFirst(2)): \(error)\n".utf8))
         exit(1)
     }
 }
