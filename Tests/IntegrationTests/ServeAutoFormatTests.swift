@@ -9,7 +9,7 @@ import XCTest
 /// `imgcache serve --auto-format avif,webp` over real HTTP: a URL naming no format is answered
 /// in the first listed format its Accept header names, with `Vary: Accept` (304s too), an ETag
 /// of its own and a variant of its own; URLs naming a format, and servers without the flag,
-/// answer as before.
+/// answer as before (`f:avif` is AVIF, `f:heic` a 400).
 final class ServeAutoFormatTests: XCTestCase {
     var nginx: NginxServer!
     var serve: ServeProcess?
@@ -90,6 +90,11 @@ final class ServeAutoFormatTests: XCTestCase {
         let (_, plain) = try await get(path, accept: chromium)
         XCTAssertEqual(plain.header("Content-Type"), "image/jpeg")
         XCTAssertNil(plain.header("Vary"))
+        // AVIF when the URL names it; HEIC refused, saying why.
+        let (avif, named) = try await get(try photo(extension: "avif"), accept: nil)
+        XCTAssertEqual(named.header("Content-Type"), "image/avif")
+        XCTAssertEqual(try ImageDecoder.decode(.data(avif)).size, PixelSize(width: 200, height: 150))
+        ServeAssert.error(try await get(try photo(advanced: ["f:heic"]), accept: nil), 400, containing: "x265, is GPL", "f:heic")
         serve?.stop()
 
         serve = try ServeProcess(environment: ["IMGCACHE_AUTO_FORMAT": "webp"])

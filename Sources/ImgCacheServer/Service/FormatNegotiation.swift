@@ -30,6 +30,13 @@ struct FormatNegotiation: Sendable {
     /// True when requests are negotiated at all.
     var isActive: Bool { !formats.isEmpty }
 
+    /// The first offered format a request with `headers` accepts; nil for none, and at once
+    /// when nothing is negotiated.
+    func format(for headers: HTTPHeaders) -> ImageFormat? {
+        guard isActive else { return nil }
+        return format(accepting: headers.values(for: "accept"))
+    }
+
     /// The first offered format the `Accept` field values `accept` name; nil for none.
     func format(accepting accept: [String]) -> ImageFormat? {
         guard isActive, !accept.isEmpty else { return nil }

@@ -51,7 +51,7 @@ final class ImageService: Sendable {
         case "/health": return await health()
         case "/metrics": return metricsResponse()
         default:
-            let format = negotiation.format(accepting: request.headers.values(for: "accept"))
+            let format = negotiation.format(for: request.headers)
             var varies = false
             do {
                 let served = try parse(request.path)
@@ -70,7 +70,7 @@ final class ImageService: Sendable {
     func respondAtOnce(to request: HTTPRequest) -> HTTPResponse? {
         guard request.path != "/health", request.path != "/metrics" else { return nil }
         let ifNoneMatch = request.headers["if-none-match"]
-        let format = negotiation.format(accepting: request.headers.values(for: "accept"))
+        let format = negotiation.format(for: request.headers)
         // The memo's key: the path, and the format negotiated when requests are.
         let memoKey = negotiation.isActive ? request.path + "\n" + (format?.rawValue ?? "auto") : request.path
         if let answer = answers.answer(for: memoKey) { return answer.response(ifNoneMatch: ifNoneMatch) }
