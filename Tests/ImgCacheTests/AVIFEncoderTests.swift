@@ -95,6 +95,15 @@ final class AVIFEncoderTests: XCTestCase {
         }
     }
 
+    func testOneAndOddSidedImagesKeepTheirSize() throws {
+        for (width, height) in [(1, 1), (3, 5), (17, 2)] {
+            let bitmap = TestImages.scene(width: width, height: height, translucent: true)
+            let (decoded, _) = try avifdec(try AVIFEncoder.encode(bitmap, quality: 90), "\(width)x\(height).avif")
+            XCTAssertEqual(decoded.size, bitmap.size)
+            XCTAssertGreaterThan(PSNR.of(decoded.pixels, bitmap.pixels), 25, "\(width)x\(height)")
+        }
+    }
+
     func testAnICCProfileIsStoredForReaders() throws {
         let profile = ColorFixtures.displayP3
         let data = try AVIFEncoder.encode(TestImages.scene(width: 32, height: 32), iccProfile: profile)
