@@ -107,7 +107,11 @@ final class AVIFEncoderTests: XCTestCase {
     func testAnICCProfileIsStoredForReaders() throws {
         let profile = ColorFixtures.displayP3
         let data = try AVIFEncoder.encode(TestImages.scene(width: 32, height: 32), iccProfile: profile)
-        XCTAssertEqual(field("ICC Profile", in: try avifdec(data, "icc.avif").info), "Present (\(profile.count) bytes)")
+        let info = try avifdec(data, "icc.avif").info
+        XCTAssertEqual(field("ICC Profile", in: info), "Present (\(profile.count) bytes)")
+        XCTAssertEqual(field("Color Primaries", in: info), "2", "unspecified: the profile says them")
+        XCTAssertEqual(field("Transfer Char.", in: info), "2")
+        XCTAssertEqual(try ImageDecoder.inspect(.data(data)).colorProfile.embeddedBytes(under: .keep), profile)
     }
 
     func testBadArgumentsAreRefusedByName() {

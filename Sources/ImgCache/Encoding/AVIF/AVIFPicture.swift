@@ -1,8 +1,9 @@
 import CAVIF
 import Foundation
 
-/// One frame as libavif takes it: a bitmap's pixels converted to 8-bit YCbCr (BT.601, full range,
-/// sRGB or the given ICC profile), with an alpha plane when asked. Owns the `avifImage`.
+/// One frame as libavif takes it: a bitmap's pixels converted to 8-bit YCbCr (BT.601, full range),
+/// in sRGB (said by the stream's colour description) or the given ICC profile (the description's
+/// primaries and curve then unspecified), with an alpha plane when asked. Owns the `avifImage`.
 final class AVIFPicture {
     let image: UnsafeMutablePointer<avifImage>
 
@@ -13,11 +14,15 @@ final class AVIFPicture {
         }
         self.image = image
         image.pointee.yuvRange = AVIF_RANGE_FULL
-        image.pointee.colorPrimaries = avifColorPrimaries(AVIF_COLOR_PRIMARIES_BT709)
-        image.pointee.transferCharacteristics = avifTransferCharacteristics(AVIF_TRANSFER_CHARACTERISTICS_SRGB)
         image.pointee.matrixCoefficients = avifMatrixCoefficients(AVIF_MATRIX_COEFFICIENTS_BT601)
         if let iccProfile {
+            // The profile says the primaries and the curve; the AV1 stream leaves them unspecified.
             iccProfile.withUnsafeBufferPointer { avifImageSetProfileICC(image, $0.baseAddress, $0.count) }
+            image.pointee.colorPrimaries = avifColorPrimaries(AVIF_COLOR_PRIMARIES_UNSPECIFIED)
+            image.pointee.transferCharacteristics = avifTransferCharacteristics(AVIF_TRANSFER_CHARACTERISTICS_UNSPECIFIED)
+        } else {
+            image.pointee.colorPrimaries = avifColorPrimaries(AVIF_COLOR_PRIMARIES_BT709)
+            image.pointee.transferCharacteristics = avifTransferCharacteristics(AVIF_TRANSFER_CHARACTERISTICS_SRGB)
         }
         var rgb = avifRGBImage()
         avifRGBImageSetDefaults(&rgb, image)
