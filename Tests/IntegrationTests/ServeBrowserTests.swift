@@ -7,9 +7,10 @@ import TestSupport
 import XCTest
 
 /// A real browser fetching through `serve --auto-format avif,webp`: Debian's headless Chromium
-/// opens a page from an nginx on 127.0.0.1 whose `<img>` points at serve; the page's script
-/// writes the image's natural size into its title once it decodes, read back with `--dump-dom`.
-/// serve's access log shows the one request the browser made and that its bytes were the AVIF's.
+/// opens a page from an nginx on 127.0.0.1 whose `<img>`s point at serve (a photo, a translucent
+/// badge, an animated spinner); the page writes their natural sizes into its title once they
+/// load, read back with `--dump-dom`. serve's access log shows the browser's one request for each
+/// and that its bytes were the AVIF's.
 final class ServeBrowserTests: XCTestCase {
     var nginx: NginxServer!
     var serve: ServeProcess?
@@ -21,6 +22,11 @@ final class ServeBrowserTests: XCTestCase {
         }
         nginx = try NginxServer()
         try TestImage.jpeg(width: 640, height: 480).write(to: nginx.root.appendingPathComponent("photo.jpg"))
+        let media = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Samples/media")
+        for name in ["badge.png", "spinner.gif"] {
+            try FileManager.default.copyItem(at: media.appendingPathComponent(name), to: nginx.root.appendingPathComponent(name))
+        }
     }
 
     override func tearDown() async throws {
@@ -42,31 +48,43 @@ final class ServeBrowserTests: XCTestCase {
         return result.output
     }
 
-    func testChromiumGetsTheImageAsAVIFAndDecodesIt() async throws {
+    func testChromiumGetsTheImagesAsAVIFAndDecodesThem() async throws {
         let serve = try ServeProcess(["--auto-format", "avif,webp", "--access-log", "-"])
         self.serve = serve
-        let path = try ServeURLs.path(.init(nginx.url("/photo.jpg"), width: 200, height: 200))
+        // An opaque photo, a translucent badge and an animated spinner (an AVIF sequence).
+        let images = [("photo.jpg", "200x150"), ("badge.png", "200x200"), ("spinner.gif", "200x200")]
+        let paths = try images.map { name, _ in try ServeURLs.path(.init(nginx.url("/" + name), width: 200, height: 200)) }
+        let tags = paths.map { "<img src=\"\(serve.url($0).absoluteString)\">" }.joined(separator: "\n")
         let page = """
-            <!doctype html><html><head><title>waiting</title></head><body>
-            <img src="\(serve.url(path).absoluteString)"
-                 onload="document.title = 'decoded ' + this.naturalWidth + 'x' + this.naturalHeight"
-                 onerror="document.title = 'failed'">
+            <!doctype html><html><head><title>waiting</title></head>
+            <body onload="document.title = Array.from(document.images).map(i => i.naturalWidth + 'x' + i.naturalHeight).join(' ')">
+            \(tags)
             </body></html>
             """
         try Data(page.utf8).write(to: nginx.root.appendingPathComponent("page.html"))
         let dom = try dumpedDOM(of: nginx.url("/page.html"))
-        XCTAssertTrue(dom.contains("<title>decoded 200x150</title>"), dom)
+        XCTAssertTrue(dom.contains("<title>\(images.map(\.1).joined(separator: " "))</title>"), dom)
 
-        // The browser's one request, logged: a 200 of exactly the AVIF the route gives for its Accept.
-        let logged = try XCTUnwrap(serve.waitForOutputLines(1, seconds: 30).first)
-        let line = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(logged.utf8)) as? [String: Any])
-        XCTAssertEqual(line["path"] as? String, String(path.dropFirst().drop { $0 != "/" }), "the path without its signature")
-        XCTAssertEqual(line["status"] as? Int, 200)
-        let (avif, response) = try await client.send(
-            serve.url(path), headers: ["Accept": "image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8"])
-        XCTAssertEqual(response.header("Content-Type"), "image/avif")
-        XCTAssertEqual(try ImageFormat.sniff(avif), .avif)
-        XCTAssertEqual(line["bytes"] as? Int, avif.count)
-        XCTAssertEqual(serve.waitForOutputLines(2, seconds: 30).count, 2, "the browser asked once, the test once")
+        // The browser's requests, one an image, logged: 200s of exactly the AVIFs the route gives
+        // for its Accept (the test's own requests come after).
+        let logged = serve.waitForOutputLines(images.count, seconds: 30)
+        XCTAssertEqual(logged.count, images.count, serve.standardOutput)
+        var served: [String: (status: Int?, bytes: Int?)] = [:]
+        for line in logged {
+            let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            served[try XCTUnwrap(object["path"] as? String)] = (object["status"] as? Int, object["bytes"] as? Int)
+        }
+        for path in paths {
+            let (avif, response) = try await client.send(
+                serve.url(path), headers: ["Accept": "image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8"])
+            XCTAssertEqual(response.header("Content-Type"), "image/avif")
+            XCTAssertEqual(try ImageFormat.sniff(avif), .avif)
+            // The access log writes the path without its signature.
+            let logged = try XCTUnwrap(served[String(path.dropFirst().drop { $0 != "/" })], "\(path) not in \(served)")
+            XCTAssertEqual(logged.status, 200)
+            XCTAssertEqual(logged.bytes, avif.count, path)
+        }
+        let spinner = try ImageDecoder.decode(.data(try await client.body(serve.url(paths[2]))), options: DecodingOptions(maxFrames: 100))
+        XCTAssertGreaterThan(spinner.frames.count, 1, "the spinner stays animated")
     }
 }
