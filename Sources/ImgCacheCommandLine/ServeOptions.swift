@@ -68,7 +68,17 @@ struct ServeOptions {
         default:
             throw UsageError("IMGCACHE_KEY and IMGCACHE_SALT go together")
         }
-        let urls = ServeURLConfiguration(signing: signing, limits: pipeline.limits, keyPolicy: pipeline.keyPolicy)
+        var urls = ServeURLConfiguration(signing: signing, limits: pipeline.limits, keyPolicy: pipeline.keyPolicy)
+        urls.encoderControls.progressiveJPEG = try reader.flag("jpeg-progressive")
+        if let chroma = try reader.value("chroma") {
+            guard let subsampling = ChromaSubsampling(rawValue: chroma) else {
+                throw UsageError("--chroma expects 420 or 444, got '\(chroma)'")
+            }
+            urls.encoderControls.chroma = subsampling
+        }
+        urls.quantizationColors = try reader.number("png-quantization-colors", in: PNGEncoder.paletteColorRange)
+            ?? urls.quantizationColors
+        if try reader.flag("png-quantize") { urls.encoderControls.paletteColors = urls.quantizationColors }
         return ServeOptions(
             pipeline: pipeline, server: ImageServer.Configuration(
                 urls: urls, http: http, ttl: ttl, accessLogPath: accessLog, autoFormats: autoFormats),

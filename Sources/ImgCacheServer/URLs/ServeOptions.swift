@@ -73,14 +73,20 @@ struct ServeOptions {
     var blur: Double?
     /// `ti`: laid over the image after any blur; nil for none.
     var tint: Tint?
+    /// `jpgo`, `pngo` and `ch`: the server's defaults until a URL sets them.
+    var encoderControls: EncoderControls
+    /// `pngo`'s palette size, used once `pngo` quantizes: the server's default until set.
+    var quantizationColors: Int
 
     /// The options that last set the resizing type, a dimension and the dpr, as written, for messages.
     var resizingTypeOption = "rt"
     var sizeOption = "w"
     var dprOption = "dpr"
 
-    init(limits: DecodingLimits) {
+    init(limits: DecodingLimits, encoderControls: EncoderControls = EncoderControls(), quantizationColors: Int = 256) {
         self.limits = limits
+        self.encoderControls = encoderControls
+        self.quantizationColors = quantizationColors
     }
 
     /// Applies one option; throws `unknownOption` for a name no one has, `unsupportedOption` for
@@ -108,6 +114,9 @@ struct ServeOptions {
         case "slice", "sl": try applySlice(option)
         case "blur", "bl": try applyBlur(option)
         case "tint", "ti": try applyTint(option)
+        case "jpeg_options", "jpgo": try applyJPEGOptions(option)
+        case "png_options", "pngo": try applyPNGOptions(option)
+        case "chroma", "ch": try applyChroma(option)
         default:
             if let detail = Self.unsupportedImgproxyOptions[option.name] {
                 throw .unsupportedOption(name: option.name, detail: detail)

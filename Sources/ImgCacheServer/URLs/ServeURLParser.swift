@@ -47,7 +47,9 @@ public struct ServeURLParser: Sendable {
         try verify(signature: afterSlash[..<signatureEnd], path: afterSlash[signatureEnd...])
         let segments = afterSlash[afterSlash.index(after: signatureEnd)...]
             .split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
-        var options = ServeOptions(limits: configuration.limits)
+        var options = ServeOptions(
+            limits: configuration.limits, encoderControls: configuration.encoderControls,
+            quantizationColors: configuration.quantizationColors)
         var sourceStart = segments.startIndex
         while sourceStart < segments.endIndex, segments[sourceStart].contains(UInt8(ascii: ":")) {
             try options.apply(ServeOption(segment: segments[sourceStart]))
