@@ -10,17 +10,7 @@ final class EncoderOptionCommandTests: XCTestCase {
     /// The start-of-frame marker byte (0xC0 baseline, 0xC2 progressive) and the components'
     /// sampling factor bytes of the JPEG at `path`.
     private func startOfFrame(_ path: String) throws -> (UInt8, [UInt8]) {
-        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-        var offset = 2
-        while offset + 4 <= bytes.count, bytes[offset] == 0xFF {
-            let marker = bytes[offset + 1]
-            if (0xC0...0xC2).contains(marker) {
-                return (marker, (0..<Int(bytes[offset + 9])).map { bytes[offset + 11 + $0 * 3] })
-            }
-            offset += 2 + (Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3]))
-        }
-        XCTFail("no start-of-frame segment in \(path)")
-        return (0, [])
+        try XCTUnwrap(EncodedLayout.startOfFrame(try Data(contentsOf: URL(fileURLWithPath: path))), path)
     }
 
     func testDecodeWritesProgressive444JPEGAndPalettePNG() throws {
@@ -41,12 +31,15 @@ final class EncoderOptionCommandTests: XCTestCase {
         let badge = CLIRunner.media.appendingPathComponent("badge.png").path
         let palette = try CLIRunner.run(["decode", badge, "--size", "160x160", "--palette", "16", "-o", "badge.png"], in: folder)
         XCTAssertEqual(palette.status, 0, palette.errors)
-        let png = [UInt8](try Data(contentsOf: folder.appendingPathComponent("badge.png")))
-        XCTAssertEqual(png[25], 3, "colour type")
-        XCTAssertEqual(png[24], 4, "bit depth")
+        let png = EncodedLayout.png(try Data(contentsOf: folder.appendingPathComponent("badge.png")))
+        XCTAssertEqual(png.colorType, 3)
+        XCTAssertEqual(png.bitDepth, 4)
+        XCTAssertEqual(png.chunkLengths["PLTE"], 16 * 3)
         let bare = try CLIRunner.run(["decode", badge, "--palette", "--size", "160x160", "-o", "badge256.png"], in: folder)
         XCTAssertEqual(bare.status, 0, bare.errors)
-        XCTAssertEqual([UInt8](try Data(contentsOf: folder.appendingPathComponent("badge256.png")))[25], 3)
+        let bare256 = EncodedLayout.png(try Data(contentsOf: folder.appendingPathComponent("badge256.png")))
+        XCTAssertEqual(bare256.colorType, 3)
+        XCTAssertEqual(bare256.chunkLengths["PLTE"], 256 * 3)
     }
 
     func testBadValuesExit2() throws {

@@ -34,21 +34,8 @@ final class EncoderControlTests: XCTestCase {
         return (facts, rgba ? Array(try Data(contentsOf: URL(fileURLWithPath: output))) : [])
     }
 
-    /// The marker byte of the JPEG's start-of-frame segment (0xC0 baseline, 0xC2 progressive) and
-    /// each component's sampling factors byte (0x22 is 2x2, 0x11 is 1x1).
     private func startOfFrame(_ jpeg: Data) throws -> (marker: UInt8, factors: [UInt8]) {
-        let bytes = [UInt8](jpeg)
-        var offset = 2
-        while offset + 4 <= bytes.count, bytes[offset] == 0xFF {
-            let marker = bytes[offset + 1]
-            let length = Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
-            if (0xC0...0xC2).contains(marker) {
-                let components = Int(bytes[offset + 9])
-                return (marker, (0..<components).map { bytes[offset + 11 + $0 * 3] })
-            }
-            offset += 2 + length
-        }
-        throw XCTSkip("no start-of-frame segment")
+        try XCTUnwrap(EncodedLayout.startOfFrame(jpeg), "no start-of-frame segment")
     }
 
     private func pixels(_ data: Data) throws -> Bitmap {
@@ -112,15 +99,8 @@ final class EncoderControlTests: XCTestCase {
     /// The PNG's IHDR bit depth and colour type, and the lengths of its PLTE and tRNS chunks (nil
     /// when absent).
     private func pngLayout(_ png: Data) -> (bitDepth: UInt8, colorType: UInt8, plte: Int?, trns: Int?) {
-        let bytes = [UInt8](png)
-        var chunks: [String: Int] = [:]
-        var offset = 8
-        while offset + 8 <= bytes.count {
-            let length = bytes[offset ..< offset + 4].reduce(0) { $0 << 8 | Int($1) }
-            chunks[String(decoding: bytes[offset + 4 ..< offset + 8], as: UTF8.self)] = length
-            offset += 12 + length
-        }
-        return (bytes[24], bytes[25], chunks["PLTE"], chunks["tRNS"])
+        let layout = EncodedLayout.png(png)
+        return (layout.bitDepth, layout.colorType, layout.chunkLengths["PLTE"], layout.chunkLengths["tRNS"])
     }
 
     func testPalettePNGHasPLTEAndTRNSAndStaysCloseToTheRGBASource() throws {

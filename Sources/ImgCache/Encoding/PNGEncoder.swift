@@ -6,7 +6,8 @@ import Foundation
 /// tRNS chunk when any entry is translucent, and 1, 2, 4 or 8 bits a pixel by the palette's size
 /// (see `PaletteQuantizer`: lossless when the bitmap has no more colours, no dithering).
 /// Truecolour rows get the filter with the smallest sum of absolute differences (libpng's
-/// heuristic); palette rows are left unfiltered, as the PNG specification advises. The rows are
+/// heuristic); palette rows are left unfiltered, as the PNG specification advises (on
+/// `make bench-png-palette`'s palettes that heuristic took 20 to 40% more bytes). The rows are
 /// compressed whole, as one zlib stream, by libdeflate: within a few percent of zlib's size at the
 /// same level, in a fraction of its time.
 public enum PNGEncoder {
