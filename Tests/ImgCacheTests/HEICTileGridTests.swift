@@ -123,7 +123,8 @@ final class HEICTileGridTests: XCTestCase {
         let path = try HEIFFixtures.phoneHEIC(width: 1000, height: 700, tile: 128, "grid.heic", in: folder)
         let grid = try XCTUnwrap(Self.grid(try bytes(path)))
         let largestTile = grid.tiles.map { $0.data.reduce(0) { $0 + $1.count } }.max() ?? 0
-        XCTAssertEqual(HEICTileRows.workingBytes(for: grid), 128 * 128 * (3 * 8 + 16) + 2 * largestTile)
+        // A row of 8 tiles in RGB, and two tiles being decoded at 16 bytes a pixel, with two copies of their data.
+        XCTAssertEqual(HEICTileRows.workingBytes(for: grid), 128 * 128 * (3 * 8 + 2 * 16) + 2 * 2 * largestTile)
         let limits = DecodingLimits(maxWorkingBytes: 1 << 20)
         let decoded = try ImageDecoder.decode(
             .file(path: path), options: DecodingOptions(targetSize: PixelSize(width: 100, height: 70), limits: limits))
@@ -182,6 +183,11 @@ final class HEICTileGridTests: XCTestCase {
         let cut = Array(file.prefix(file.count - 100))
         Self.assertCorrupt(try Self.grid(cut), "tile data past the end")
         XCTAssertThrowsError(try ImageDecoder.decode(.data(Data(cut)))) { XCTAssertTrue($0 is ImgCacheError, "\($0)") }
+        // A tile whose HEVC data is zeros: libheif's error, from whichever thread decoded it.
+        var zeroed = file
+        let lastTile = try XCTUnwrap(try Self.grid(file)?.tiles.last?.data.first)
+        zeroed.replaceSubrange(lastTile, with: repeatElement(0, count: lastTile.count))
+        Self.assertCorrupt(try ImageDecoder.decode(.data(Data(zeroed))), "a tile of zeros")
         // An output size (65535x65535, 16-bit fields) that neither its tiles nor its `ispe` give.
         var huge = file
         for offset in 4..<8 { huge[gridData.lowerBound + offset] = 0xFF }
