@@ -34,6 +34,12 @@ enum ServeCommand: Command {
                                  both, comma-separated) that the request's Accept header names
                                  (image/avif, image/webp; not image/*), with Vary: Accept, as
                                  imgproxy's AUTO_AVIF and AUTO_WEBP (default none: automatic)
+          --preset NAME=OPTIONS  a preset, as imgproxy's: pr:NAME in a URL stands for OPTIONS
+                                 (e.g. thumb=rs:fill:300:300/q:80); 'default' applies to every URL
+                                 first; repeatable (variable IMGCACHE_PRESETS: comma-separated)
+          --presets-file FILE    presets, one NAME=OPTIONS a line, '#' comments (imgproxy's format)
+          --only-presets         the segment after the signature is preset names (NAME:NAME), and
+                                 URLs write no options (imgproxy's ONLY_PRESETS)
           --access-log FILE|-    a JSON line per request: time, method, path without signature,
                                  status, bytes, ms, cache outcome (default none; - is standard output)
           --ignore-query L       query items of source URLs left out of cache keys (see fetch)

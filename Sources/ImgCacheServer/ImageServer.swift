@@ -22,16 +22,21 @@ public final class ImageServer: Sendable {
         /// most preferred first: `.avif` and `.webp` (imgproxy's `AUTO_AVIF` and `AUTO_WEBP`;
         /// see `FormatNegotiation`). Default empty: the automatic format, whatever `Accept` says.
         public var autoFormats: [ImageFormat]
+        /// The time expiring URLs (`exp:`) are compared with. Default the system's (`Date()`);
+        /// tests set their own.
+        public var clock: @Sendable () -> Date
 
         public init(
             urls: ServeURLConfiguration, http: HTTPServer.Configuration = HTTPServer.Configuration(),
-            ttl: Int = 31_536_000, accessLogPath: String? = nil, autoFormats: [ImageFormat] = []
+            ttl: Int = 31_536_000, accessLogPath: String? = nil, autoFormats: [ImageFormat] = [],
+            clock: @escaping @Sendable () -> Date = { Date() }
         ) {
             self.urls = urls
             self.http = http
             self.ttl = ttl
             self.accessLogPath = accessLogPath
             self.autoFormats = autoFormats
+            self.clock = clock
         }
     }
 
@@ -53,8 +58,8 @@ public final class ImageServer: Sendable {
         // The service reads the server's statistics, which exist once the server does.
         let reference = ServerReference()
         let service = ImageService(
-            pipeline: pipeline, urls: configuration.urls, ttl: configuration.ttl, negotiation: negotiation, metrics: metrics,
-            server: reference)
+            pipeline: pipeline, urls: configuration.urls, ttl: configuration.ttl, clock: configuration.clock, negotiation: negotiation,
+            metrics: metrics, server: reference)
         // Every response the server sends, its own 503s and 504s too, is counted and logged.
         http = try HTTPServer(configuration: configuration.http, observer: { record in
             metrics.record(status: record.status, seconds: record.seconds)
