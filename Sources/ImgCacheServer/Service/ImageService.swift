@@ -20,6 +20,8 @@ final class ImageService: Sendable {
     private let ttl: Int
     /// The time an expiring URL (`exp:`) is compared with.
     private let clock: @Sendable () -> Date
+    /// Served when a source fails; nil for none.
+    private let fallback: FallbackImage?
     private let parser: ServeURLParser
     /// Paths that parsed and verified, with what they ask for: parsing is a pure function of the
     /// path (and the key), so a path asked for again skips it. About 4 MiB at most (a path's bytes
@@ -36,8 +38,9 @@ final class ImageService: Sendable {
 
     init(
         pipeline: ImagePipeline, urls: ServeURLConfiguration, ttl: Int, clock: @escaping @Sendable () -> Date,
-        negotiation: FormatNegotiation, metrics: ServerMetrics, server: ServerReference
+        fallback: FallbackImage?, negotiation: FormatNegotiation, metrics: ServerMetrics, server: ServerReference
     ) {
+        self.fallback = fallback
         self.pipeline = pipeline
         self.negotiation = negotiation
         self.ttl = ttl
@@ -61,10 +64,14 @@ final class ImageService: Sendable {
                 let served = try parse(request.path)
                 varies = negotiates(served)
                 _ = try served.maxAge(ttl: ttl, now: clock())
-                let summary = try await prepare(served, in: format)
+                let prepared = try await prepare(served, in: format)
                 // Checked again: the answer's max-age is what is left once it is ready.
                 let maxAge = try served.maxAge(ttl: ttl, now: clock())
-                return imageAnswer(summary, varies: varies, maxAge: maxAge).answer.response(ifNoneMatch: request.headers["if-none-match"])
+                if let failure = prepared.sourceFailure, let fallback {
+                    return fallback.response(prepared.summary, failure: failure, maxAge: maxAge, varies: varies)
+                }
+                return imageAnswer(prepared.summary, varies: varies, maxAge: maxAge).answer
+                    .response(ifNoneMatch: request.headers["if-none-match"])
             } catch {
                 return failure(error, varies: varies)
             }
@@ -130,16 +137,19 @@ final class ImageService: Sendable {
     }
 
     /// The variant `served` names, in the negotiated `format` when it names none, prepared
-    /// (fetched, rendered, stored) as `imgcache fetch` does; a wallpaper slice once the
-    /// screenshot's size is known.
-    private func prepare(_ served: ServeRequest, in format: ImageFormat?) async throws -> ImageSummary {
+    /// (fetched, rendered, stored) as `imgcache fetch` does, or the fallback's in its place when
+    /// the source fails; a wallpaper slice once the screenshot's size is known (without a
+    /// fallback: its region follows from the screenshot).
+    private func prepare(_ served: ServeRequest, in format: ImageFormat?) async throws -> FallbackSummary {
         switch served.plan {
         case .ready(let request):
-            return try await pipeline.prepare(negotiated(request, in: format))
+            let request = negotiated(request, in: format)
+            guard let fallback else { return FallbackSummary(summary: try await pipeline.prepare(request), sourceFailure: nil) }
+            return try await pipeline.prepare(request, fallback: fallback.image)
         case .slice(let slice):
             let screenshot = try await pipeline.data(for: served.sourceURL)
             let size = try ImageDecoder.inspect(.data(screenshot.data)).size
-            return try await pipeline.prepare(try slice.request(screenshotSize: size))
+            return FallbackSummary(summary: try await pipeline.prepare(try slice.request(screenshotSize: size)), sourceFailure: nil)
         }
     }
 
