@@ -135,6 +135,14 @@ final class AVIFEncoderTests: XCTestCase {
         }
     }
 
+    func testAFrameOverLibaomsWorkingMemoryIsRefusedBeforeEncoding() throws {
+        XCTAssertEqual(AVIFEncoder.maxPixels, 11_184_810)
+        let over = try Bitmap(size: PixelSize(width: 4096, height: 2731), pixels: [UInt8](repeating: 255, count: 4096 * 2731 * 4))
+        XCTAssertThrowsError(try AVIFEncoder.encode(over)) {
+            XCTAssertEqual($0 as? ImgCacheError, .dimensionsOverLimit(width: 4096, height: 2731, limit: 11_184_810))
+        }
+    }
+
     func testUnderACapTheVariantIsAtTheLargestQualityThatFits() throws {
         let bitmap = TestImages.scene(width: 96, height: 64, translucent: true)
         let still = DecodedImage(info: ImageInfo(format: .png, sourceSize: bitmap.size), frames: [ImageFrame(bitmap: bitmap)])

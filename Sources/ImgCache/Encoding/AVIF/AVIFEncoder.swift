@@ -23,6 +23,12 @@ public enum AVIFEncoder {
     public static let speed = 8
     /// The quality from which chroma is kept at full resolution (4:4:4): 90.
     public static let fullChromaQuality = 90
+    /// Bytes libaom holds a pixel while encoding (measured: 354 MB peak for a 4096 x 4000 AVIF
+    /// against 152 MB for the same JPEG): 12.
+    static let encodingBytesPerPixel = 12
+    /// The largest frame written, in pixels: 11,184,810 (libaom's `encodingBytesPerPixel` within
+    /// 128 MiB, the decoder's default working memory), about 4096 x 2730. Larger frames are refused.
+    public static let maxPixels = (128 << 20) / encodingBytesPerPixel
 
     /// libaom's `cq-level` (0 best ... 63 worst) for a quality in 1...100, as libheif computes it.
     public static func cqLevel(forQuality quality: Int) -> Int {
@@ -31,7 +37,8 @@ public enum AVIFEncoder {
 
     /// `bitmap` as a still AVIF.
     /// - Throws: `invalidArgument` for a quality outside 1...100 or an ICC profile outside
-    ///   1...`ColorProfile.maxByteCount` bytes; `encodingFailed` when libavif fails.
+    ///   1...`ColorProfile.maxByteCount` bytes; `dimensionsOverLimit` for more than `maxPixels`;
+    ///   `encodingFailed` when libavif fails.
     public static func encode(_ bitmap: Bitmap, quality: Int = defaultQuality, iccProfile: [UInt8]? = nil) throws -> Data {
         try encode(frames: [ImageFrame(bitmap: bitmap)], size: bitmap.size, quality: quality, iccProfile: iccProfile)
     }
@@ -51,6 +58,9 @@ public enum AVIFEncoder {
         }
         for frame in frames where frame.bitmap.size != size {
             throw ImgCacheError.invalidArgument("frame is \(frame.bitmap.size), the AVIF is \(size)")
+        }
+        guard size.area <= maxPixels else {
+            throw ImgCacheError.dimensionsOverLimit(width: size.width, height: size.height, limit: maxPixels)
         }
         let encoder = try AVIFEncoderSession(quality: quality)
         let hasAlpha = !frames.allSatisfy(\.bitmap.isOpaque)
