@@ -18,6 +18,19 @@ enum FallbackImageOption {
         return ImageFallback(url: URL(fileURLWithPath: text).standardizedFileURL)
     }
 
+    /// The help line of `fetch` and `prefetch`.
+    static let help = """
+          --fallback-image FILE|URL  prepared with the same options in place of a source that fails
+                              (404, 5xx, time-out, refused, corrupt, not an image); standard error
+                              says which URLs got it; the exit code stays the failure's
+        """
+
+    /// The line `verb` writes on standard error for `source`, which failed with `failure` and got
+    /// the fallback at `path`.
+    static func note(_ verb: String, source: String, failure: ImgCacheError, path: String) -> String {
+        "imgcache \(verb): \(source): fallback image in place (\(ExitStatus.describing(failure).message)): \(path)"
+    }
+
     /// Reads the fallback once through `pipeline` (so that its original is cached under its own
     /// key) and decodes it at a small size, before any request needs it; a usage error (exit 2)
     /// naming why when it cannot be fetched, read or decoded.
