@@ -13,7 +13,8 @@ import ImgCacheServerURLs
 /// variant's file, sent by the server without copying it through Swift. Errors carry
 /// `Cache-Control: no-store` and one line of text. With `FormatNegotiation` active, a URL that
 /// names no format is prepared in the format its `Accept` header picks, and every response to
-/// it (304s and errors too) carries `Vary: Accept`.
+/// it (304s and errors too) carries `Vary: Accept`. With a `FallbackImage`, a source that fails
+/// is answered with the fallback prepared with the URL's options (see `FallbackImage`).
 final class ImageService: Sendable {
     let pipeline: ImagePipeline
     /// Seconds clients and CDNs may keep an image (`max-age`), unless its URL expires sooner.

@@ -73,31 +73,33 @@ public struct ServePresets: Sendable {
     /// The names defined, sorted.
     public var names: [String] { definitions.keys.sorted() }
 
-    /// Whether a preset named `default` is defined (it is then applied first).
-    var hasDefault: Bool { definitions["default"] != nil }
-
     /// True for `pr` and `preset`.
     static func isPreset(_ option: ServeOption) -> Bool {
         option.name == "pr" || option.name == "preset"
     }
 
-    /// `options` with each `pr:`/`preset:` replaced by its presets' options, recursively, and the
-    /// `default` preset's first when `appliesDefault`.
+    /// The `default` preset's options (when defined), then `options` with each `pr:`/`preset:`
+    /// replaced by its presets' options, recursively.
     /// - Throws: `invalidOption` naming the option for an unknown preset, a loop (`a -> b -> a`),
     ///   an empty name, or more than `maxExpandedOptions` options.
-    func expand(_ options: [ServeOption], appliesDefault: Bool) throws(ServeURLError) -> [ServeOption] {
-        var expanded: [ServeOption] = []
-        if appliesDefault, hasDefault { try append(names: ["default"], option: "pr", chain: [], to: &expanded) }
+    func expand(_ options: [ServeOption]) throws(ServeURLError) -> [ServeOption] {
+        var expanded = try defaults()
         try append(options, chain: [], to: &expanded)
         return expanded
     }
 
-    /// The options of presets `names` (the arguments of an `option`, or imgproxy's presets-only
-    /// segment), expanded as `expand` does, after the `default` preset's when `appliesDefault`.
-    func expand(names: [String], option: String, appliesDefault: Bool) throws(ServeURLError) -> [ServeOption] {
-        var expanded: [ServeOption] = []
-        if appliesDefault, hasDefault { try append(names: ["default"], option: option, chain: [], to: &expanded) }
+    /// The `default` preset's options (when defined), then those of presets `names` (imgproxy's
+    /// presets-only segment, read as the arguments of an option `option`), expanded as `expand` does.
+    func expand(names: [String], option: String) throws(ServeURLError) -> [ServeOption] {
+        var expanded = try defaults()
         try append(names: names, option: option, chain: [], to: &expanded)
+        return expanded
+    }
+
+    /// The `default` preset's options, expanded; none when it is not defined.
+    private func defaults() throws(ServeURLError) -> [ServeOption] {
+        var expanded: [ServeOption] = []
+        if definitions["default"] != nil { try append(names: ["default"], option: "pr", chain: [], to: &expanded) }
         return expanded
     }
 

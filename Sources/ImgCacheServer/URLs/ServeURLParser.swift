@@ -54,15 +54,14 @@ public struct ServeURLParser: Sendable {
         if configuration.onlyPresets {
             let names = segments[sourceStart].split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false)
             sourceStart += 1
-            expanded = try configuration.presets.expand(
-                names: names.map { String(decoding: $0, as: UTF8.self) }, option: "preset", appliesDefault: true)
+            expanded = try configuration.presets.expand(names: names.map { String(decoding: $0, as: UTF8.self) }, option: "preset")
         } else {
             var written: [ServeOption] = []
             while sourceStart < segments.endIndex, segments[sourceStart].contains(UInt8(ascii: ":")) {
                 written.append(ServeOption(segment: segments[sourceStart]))
                 sourceStart += 1
             }
-            expanded = try configuration.presets.expand(written, appliesDefault: true)
+            expanded = try configuration.presets.expand(written)
         }
         var options = ServeOptions(limits: configuration.limits)
         for option in expanded { try options.apply(option) }
