@@ -41,11 +41,11 @@ final class ImageService: Sendable {
         pipeline: ImagePipeline, urls: ServeURLConfiguration, ttl: Int, clock: @escaping @Sendable () -> Date,
         fallback: FallbackImage?, negotiation: FormatNegotiation, metrics: ServerMetrics, server: ServerReference
     ) {
-        self.fallback = fallback
         self.pipeline = pipeline
         self.negotiation = negotiation
         self.ttl = ttl
         self.clock = clock
+        self.fallback = fallback
         answers = ServedAnswers(pipeline: pipeline)
         parser = ServeURLParser(configuration: urls)
         self.metrics = metrics
@@ -145,12 +145,12 @@ final class ImageService: Sendable {
         switch served.plan {
         case .ready(let request):
             let request = negotiated(request, in: format)
-            guard let fallback else { return FallbackSummary(summary: try await pipeline.prepare(request), sourceFailure: nil) }
+            guard let fallback else { return FallbackSummary(summary: try await pipeline.prepare(request)) }
             return try await pipeline.prepare(request, fallback: fallback.image)
         case .slice(let slice):
             let screenshot = try await pipeline.data(for: served.sourceURL)
             let size = try ImageDecoder.inspect(.data(screenshot.data)).size
-            return FallbackSummary(summary: try await pipeline.prepare(try slice.request(screenshotSize: size)), sourceFailure: nil)
+            return FallbackSummary(summary: try await pipeline.prepare(try slice.request(screenshotSize: size)))
         }
     }
 
