@@ -48,11 +48,18 @@ final class ServePresetTests: XCTestCase {
         XCTAssertEqual(try medium.parse(path: path), try medium.parse(path: ServeParsing.path(["wd:iphone-16-pro:medium", "f:png"])))
     }
 
-    func testUnknownPresetsAndLoopsAreRefusedByName() throws {
-        let parser = try parser(["a=w:10/pr:b", "b=h:10/preset:c", "c=pr:a", "self=pr:self", "x=w:1"])
+    func testAPresetNamedInsideItsOwnExpansionIsSkippedAsImgproxyDoes() throws {
+        let parser = try parser(["a=w:10/pr:b", "b=h:10/preset:c", "c=pr:a/q:50", "self=pr:self/w:3"])
+        XCTAssertEqual(try request(parser, ["pr:a"]), ImageRequest(url: url, target: size(10, 10), quality: 50))
+        XCTAssertEqual(try request(parser, ["pr:c"]), ImageRequest(url: url, target: size(10, 10), quality: 50))
+        XCTAssertEqual(try request(parser, ["preset:self"]), ImageRequest(url: url, target: size(3, 65_535)))
+        // Named twice side by side is no loop: both expand.
+        XCTAssertEqual(try request(parser, ["pr:self:self", "h:4"]), ImageRequest(url: url, target: size(3, 4)))
+    }
+
+    func testUnknownPresetsAreRefusedByName() throws {
+        let parser = try parser(["x=w:1"])
         let cases: [([String], ServeURLError)] = [
-            (["pr:a"], .invalidOption(name: "pr", detail: "preset loop: a -> b -> c -> a")),
-            (["pr:x", "preset:self"], .invalidOption(name: "pr", detail: "preset loop: self -> self")),
             (["pr:nope"], .invalidOption(name: "pr", detail: "unknown preset 'nope'")),
             (["pr:x:"], .invalidOption(name: "pr", detail: "a preset's name is empty")),
             (["pr:x", "w:abc"], .invalidOption(name: "w", detail: "width 'abc' is not a whole number from 0 to 65535")),

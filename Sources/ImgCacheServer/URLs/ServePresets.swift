@@ -4,7 +4,8 @@ import ImgCache
 /// Named sets of options, imgproxy's presets: a definition `NAME=OPTION/OPTION...` (imgproxy's
 /// `IMGPROXY_PRESETS` and `IMGPROXY_PRESETS_PATH` format) gives NAME the options as a URL writes
 /// them, and `pr:NAME[:NAME...]` (or `preset:`) in a URL stands for them, in order. A preset may
-/// name others; a loop is refused when a URL reaches it. The preset `default`, when defined, is
+/// name others; as in imgproxy, a preset named again inside its own expansion (a loop) is skipped
+/// there, so `a=w:10/pr:b` with `b=pr:a` expands `pr:a` to `w:10`. The preset `default`, when defined, is
 /// applied before a URL's own options. Presets expand before the options are read, so the
 /// expanded options, not the names, make a variant's cache key: a changed preset gives new
 /// variants.
@@ -80,8 +81,8 @@ public struct ServePresets: Sendable {
 
     /// The `default` preset's options (when defined), then `options` with each `pr:`/`preset:`
     /// replaced by its presets' options, recursively.
-    /// - Throws: `invalidOption` naming the option for an unknown preset, a loop (`a -> b -> a`),
-    ///   an empty name, or more than `maxExpandedOptions` options.
+    /// - Throws: `invalidOption` naming the option for an unknown preset, an empty name, or more
+    ///   than `maxExpandedOptions` options.
     func expand(_ options: [ServeOption]) throws(ServeURLError) -> [ServeOption] {
         var expanded = try defaults()
         try append(options, chain: [], to: &expanded)
@@ -124,9 +125,7 @@ public struct ServePresets: Sendable {
             guard let options = definitions[name] else {
                 throw .invalidOption(name: quotedOption, detail: "unknown preset '\(ServeURLError.quote(name))'")
             }
-            guard !chain.contains(name) else {
-                throw .invalidOption(name: quotedOption, detail: "preset loop: \((chain + [name]).joined(separator: " -> "))")
-            }
+            if chain.contains(name) { continue }
             try append(options, chain: chain + [name], to: &expanded)
         }
     }
