@@ -5,7 +5,8 @@
 /// Text must read over the worst part of the picture it crosses, so each text colour is measured
 /// against the part of the region that is worst for it: white against the luminance only a tenth
 /// of the region is brighter than, black against the luminance only a tenth is darker than
-/// (relative luminance, alpha-weighted). A uniform region's contrast is that of its colour.
+/// (relative luminance of the pixels at least half opaque; a region with none counts as black).
+/// A uniform region's contrast is that of its colour.
 public struct Legibility: Sendable, Equatable, Codable {
     /// The text colour that reads better over a region.
     public enum TextColor: String, Sendable, Codable {
@@ -55,27 +56,35 @@ public struct Legibility: Sendable, Equatable, Codable {
     }
 
     private static func region(_ bitmap: Bitmap, rows: Range<Int>) -> Region {
-        var samples: [(luminance: Double, weight: Double)] = []
-        samples.reserveCapacity(rows.count * bitmap.width)
-        let pixels = bitmap.pixels
-        for offset in stride(from: rows.lowerBound * bitmap.width * 4, to: rows.upperBound * bitmap.width * 4, by: 4) {
-            let weight = Double(pixels[offset + 3]) / 255
-            guard weight > 0 else { continue }
-            samples.append((SRGB.luminance(red: pixels[offset], green: pixels[offset + 1], blue: pixels[offset + 2]), weight))
+        var luminances: [Double] = []
+        luminances.reserveCapacity(rows.count * bitmap.width)
+        bitmap.pixels.withUnsafeBufferPointer { pixels in
+            for offset in stride(from: rows.lowerBound * bitmap.width * 4, to: rows.upperBound * bitmap.width * 4, by: 4)
+            where pixels[offset + 3] >= 128 {
+                luminances.append(SRGB.luminance(red: pixels[offset], green: pixels[offset + 1], blue: pixels[offset + 2]))
+            }
         }
-        guard !samples.isEmpty else { return Region(brightest: 0, darkest: 0) }
-        samples.sort { $0.luminance < $1.luminance }
-        return Region(brightest: quantile(samples, 1 - tolerance), darkest: quantile(samples, tolerance))
+        guard !luminances.isEmpty else { return Region(brightest: 0, darkest: 0) }
+        return Region(brightest: quantile(luminances, 1 - tolerance), darkest: quantile(luminances, tolerance))
     }
 
-    /// The luminance below which `fraction` of the weight lies (`samples` sorted by luminance).
-    private static func quantile(_ samples: [(luminance: Double, weight: Double)], _ fraction: Double) -> Double {
-        let total = samples.reduce(0) { $0 + $1.weight }
-        var below = 0.0
-        for sample in samples {
-            below += sample.weight
-            if below >= fraction * total { return sample.luminance }
+    /// Bins of the luminance histogram that finds a quantile without sorting every value.
+    private static let binCount = 1024
+
+    /// The luminance at or below which `fraction` of `luminances` lie: the value of rank
+    /// ceil(fraction x count), found in its histogram bin (only that bin is sorted).
+    private static func quantile(_ luminances: [Double], _ fraction: Double) -> Double {
+        let rank = max(0, min(luminances.count - 1, Int((Double(luminances.count) * fraction).rounded(.up)) - 1))
+        func bin(_ luminance: Double) -> Int { max(0, min(binCount - 1, Int(luminance * Double(binCount)))) }
+        var counts = [Int](repeating: 0, count: binCount)
+        for luminance in luminances { counts[bin(luminance)] += 1 }
+        var below = 0
+        for (index, count) in counts.enumerated() {
+            if below + count > rank {
+                return luminances.filter { bin($0) == index }.sorted()[rank - below]
+            }
+            below += count
         }
-        return samples[samples.count - 1].luminance
+        return luminances.max() ?? 0
     }
 }
