@@ -2,8 +2,8 @@ import Foundation
 import ImgCache
 import ImgCacheServerURLs
 
-/// What `imgcache serve` answers: imgproxy-style image URLs through the pipeline, `/health` and
-/// `/metrics`. It is the `HTTPServer`'s handler, and its immediate handler for what needs no
+/// What `imgcache serve` answers: imgproxy-style image URLs through the pipeline, their facts
+/// under `/info/` (see `InfoService`), `/health` and `/metrics`. It is the `HTTPServer`'s handler, and its immediate handler for what needs no
 /// waiting: a URL that does not parse or verify, a variant the pipeline has at hand (see
 /// `ImageServer`).
 ///
@@ -27,11 +27,14 @@ final class ImageService: Sendable {
     let metrics: ServerMetrics
     /// The server, for its state (`/health`) and statistics (`/metrics`), once it runs.
     private let server: ServerReference
+    /// `/info/...` paths: the facts of the variant an image path names.
+    private let info: InfoService
 
     init(pipeline: ImagePipeline, urls: ServeURLConfiguration, ttl: Int, metrics: ServerMetrics, server: ServerReference) {
         self.pipeline = pipeline
         self.ttl = ttl
         answers = ServedAnswers(pipeline: pipeline)
+        info = InfoService(pipeline: pipeline, ttl: ttl)
         parser = ServeURLParser(configuration: urls)
         self.metrics = metrics
         self.server = server
@@ -45,7 +48,13 @@ final class ImageService: Sendable {
         case "/metrics": return metricsResponse()
         default:
             do {
-                let summary = try await prepare(try parse(request.path))
+                if let imagePath = InfoService.imagePath(request.path) {
+                    let served = try parse(imagePath)
+                    return try await info.respond(
+                        path: request.path, request: try await imageRequest(for: served), sourceURL: served.sourceURL,
+                        ifNoneMatch: request.headers["if-none-match"])
+                }
+                let summary = try await pipeline.prepare(try await imageRequest(for: try parse(request.path)))
                 return imageAnswer(summary).answer.response(ifNoneMatch: request.headers["if-none-match"])
             } catch {
                 return failure(error)
@@ -59,6 +68,7 @@ final class ImageService: Sendable {
     func respondAtOnce(to request: HTTPRequest) -> HTTPResponse? {
         guard request.path != "/health", request.path != "/metrics" else { return nil }
         let ifNoneMatch = request.headers["if-none-match"]
+        if InfoService.imagePath(request.path) != nil { return info.keptResponse(for: request.path, ifNoneMatch: ifNoneMatch) }
         if let answer = answers.answer(for: request.path) { return answer.response(ifNoneMatch: ifNoneMatch) }
         let served: ServeRequest
         do {
@@ -88,16 +98,16 @@ final class ImageService: Sendable {
         return served
     }
 
-    /// The variant `served` names, prepared (fetched, rendered, stored) as `imgcache fetch` does;
-    /// a wallpaper slice once the screenshot's size is known.
-    private func prepare(_ served: ServeRequest) async throws -> ImageSummary {
+    /// The request for the variant `served` names; for a wallpaper slice, once the screenshot's
+    /// size is known (fetched through the caches).
+    private func imageRequest(for served: ServeRequest) async throws -> ImageRequest {
         switch served.plan {
         case .ready(let request):
-            return try await pipeline.prepare(request)
+            return request
         case .slice(let slice):
             let screenshot = try await pipeline.data(for: served.sourceURL)
             let size = try ImageDecoder.inspect(.data(screenshot.data)).size
-            return try await pipeline.prepare(try slice.request(screenshotSize: size))
+            return try slice.request(screenshotSize: size)
         }
     }
 
