@@ -75,30 +75,49 @@ public enum ThumbHash {
     }
 
     /// The cosine components of one channel: its DC, its AC terms scaled to 0...1 (in the
-    /// reference's triangular order) and their largest magnitude.
+    /// reference's triangular order) and their largest magnitude. Four components of a row of the
+    /// triangle are summed at once, one to a SIMD lane, each lane in the reference's order (pixel
+    /// by pixel along rows, `value x fx x fy` added to the sum), so that each rounds as the
+    /// reference's does.
     private static func channel(_ values: [Double], _ size: (w: Int, h: Int), nx: Int, ny: Int)
         -> (dc: Double, ac: [Double], scale: Double)
     {
         let (w, h) = size
         var (dc, ac, scale) = (0.0, [Double](), 0.0)
-        var fx = [Double](repeating: 0, count: w)
+        var fy = [Double](repeating: 0, count: h)
+        var fx = [SIMD4<Double>](repeating: .zero, count: w)
         for cy in 0..<ny {
-            var cx = 0
-            while cx * ny < nx * (ny - cy) {
-                var f = 0.0
-                for x in 0..<w { fx[x] = cos(Double.pi / Double(w) * Double(cx) * (Double(x) + 0.5)) }
-                for y in 0..<h {
-                    let fy = cos(Double.pi / Double(h) * Double(cy) * (Double(y) + 0.5))
-                    for x in 0..<w { f += values[x + y * w] * fx[x] * fy }
+            for y in 0..<h { fy[y] = cos(Double.pi / Double(h) * Double(cy) * (Double(y) + 0.5)) }
+            var count = 0
+            while count * ny < nx * (ny - cy) { count += 1 }
+            for first in stride(from: 0, to: count, by: 4) {
+                let lanes = min(4, count - first)
+                for x in 0..<w {
+                    var lane = SIMD4<Double>()
+                    for index in 0..<lanes {
+                        lane[index] = cos(Double.pi / Double(w) * Double(first + index) * (Double(x) + 0.5))
+                    }
+                    fx[x] = lane
                 }
-                f /= Double(w * h)
-                if cx > 0 || cy > 0 {
-                    ac.append(f)
-                    scale = max(scale, abs(f))
-                } else {
-                    dc = f
+                let sums = values.withUnsafeBufferPointer { values in
+                    fx.withUnsafeBufferPointer { fx in
+                        var sum = SIMD4<Double>()
+                        for y in 0..<h {
+                            let row = y * w, rowFactor = fy[y]
+                            for x in 0..<w { sum += SIMD4(repeating: values[row + x]) * fx[x] * rowFactor }
+                        }
+                        return sum
+                    }
                 }
-                cx += 1
+                for index in 0..<lanes {
+                    let f = sums[index] / Double(w * h)
+                    if first + index > 0 || cy > 0 {
+                        ac.append(f)
+                        scale = max(scale, abs(f))
+                    } else {
+                        dc = f
+                    }
+                }
             }
         }
         if scale > 0 { ac = ac.map { 0.5 + 0.5 / scale * $0 } }
