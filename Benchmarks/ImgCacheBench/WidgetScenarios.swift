@@ -43,7 +43,7 @@ extension Scenario {
     }
 
     /// The result of async `work`, waited for on this thread.
-    private static func wait<Value: Sendable>(_ work: @escaping @Sendable () async throws -> Value) throws -> Value {
+    static func wait<Value: Sendable>(_ work: @escaping @Sendable () async throws -> Value) throws -> Value {
         let done = DispatchSemaphore(value: 0)
         nonisolated(unsafe) var result: Result<Value, any Error>?
         Task {

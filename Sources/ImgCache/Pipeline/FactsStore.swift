@@ -44,9 +44,9 @@ struct FactsStore: Sendable {
         let entry = Entry(version: version, facts: facts)
         _ = memory.set(entry, for: variantKey, cost: 1024)
         let disk = self.disk
+        // Not synced to the disk: facts lost to a crash, or cut short, are computed again.
         _ = try? await blocking.run {
-            let data = try JSONEncoder().encode(entry)
-            _ = try disk.storeData(CachedData(data: data), for: Self.key(variantKey), kind: .variant(of: originalKey))
+            try disk.store(JSONEncoder().encode(entry), for: Self.key(variantKey), kind: .variant(of: originalKey), durable: false)
         }
     }
 
