@@ -82,7 +82,10 @@ enum InfoCommand: Command {
         let scale = try target.singleTarget(verb: "info")?.resolve().scale ?? 1
         let image = try DecodeCommand.prepared(
             .file(path: path), options: options, processors: request.frameProcessors(targetPixels: options.targetSize), scale: scale)
-        return (try ImageFacts(of: image.frames[0].bitmap, blurHashComponents: components), image.size)
+        guard let first = image.frames.first else {
+            throw ImgCacheError.corruptImage(format: image.info.format, detail: "no frame was decoded")
+        }
+        return (try ImageFacts(of: first.bitmap, blurHashComponents: components), image.size)
     }
 
     /// The facts as the text output's lines.

@@ -9,7 +9,8 @@ import Synchronization
 /// `size`, `frames`); and the facts of its pixels (`average`, `dominant_colors`, `blurhash`,
 /// `thumbhash`, `legibility`, see `ImageFacts`). The facts are the pipeline's
 /// (`ImagePipeline.facts(for:)`: computed once per variant, kept beside it); an answer is kept
-/// by path while its variant is current, as an image answer is. Served with
+/// by path while its variant is current, as an image answer is. The variant is in the format the
+/// URL names (automatic without one), never negotiated from `Accept`. Served with
 /// `Cache-Control: public, max-age=TTL` and a strong ETag of the body (`If-None-Match` gives 304).
 final class InfoService: Sendable {
     /// Where info paths start; what follows from its last "/" is an image URL's path.
