@@ -21,12 +21,7 @@ extension Scenario {
     private static func throughPipeline(_ name: String, facts: Bool) -> Scenario {
         let runs = Counter()
         return Scenario(name: name, input: "photo-4000x3000.jpg") { path in
-            let pipeline = try Untimed.run {
-                var configuration = ImagePipeline.Configuration(memoryCacheLimit: 0)
-                configuration.loading.allowsFileURLs = true
-                configuration.diskCache.root = try benchmarkFolder("\(name)-\(runs.next())")
-                return try ImagePipeline(configuration: configuration)
-            }
+            let pipeline = try Untimed.run { try newPipeline("\(name)-\(runs.next())") }
             defer { Untimed.run { try? wait { await pipeline.shutdown() } } }
             let request = ImageRequest(
                 url: URL(fileURLWithPath: path), target: .pixels(PixelSize(width: 1014, height: 474)), contentMode: .crop)
