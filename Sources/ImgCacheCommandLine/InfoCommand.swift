@@ -23,9 +23,9 @@ enum InfoCommand: Command {
         average.
 
         Options:
-          --json            print one JSON object instead of lines
-          --facts           decode the image and add its facts
-          --blurhash XxY    BlurHash components across and down, 1-9 each (default 4x3)
+          --json              print one JSON object instead of lines
+          --facts             decode the image and add its facts
+          --blurhash XxY      BlurHash components across and down, 1-9 each (default 4x3)
         \(TargetArguments.help)
         \(ProcessingArguments.help)
         """
