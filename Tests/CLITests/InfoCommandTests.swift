@@ -1,5 +1,6 @@
 import Foundation
 import ImgCache
+import TestSupport
 import XCTest
 
 final class InfoCommandTests: XCTestCase {
@@ -69,6 +70,31 @@ final class InfoCommandTests: XCTestCase {
             let result = try CLIRunner.run(["info", path, "--blurhash", bad])
             XCTAssertEqual(result.status, 2, bad)
             XCTAssertTrue(result.errors.contains("--blurhash expects XxY components from 1 to 9 each"), result.errors)
+        }
+    }
+
+    /// The placeholders `info --facts` prints for small files (no shrinking) are those the
+    /// reference packages give for the pixels Pillow decodes from the same files.
+    func testPlaceholdersOfSmallFilesAreTheReferencesOfTheSameFiles() throws {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Scripts/placeholder_reference.py")
+        let folder = try CLIRunner.temporaryFolder()
+        let photo = try ImageDecoder.decode(
+            .file(path: CLIRunner.media.appendingPathComponent("harbour.jpg").path),
+            options: DecodingOptions(targetSize: PixelSize(width: 96, height: 96))).frames[0].bitmap
+        let jpeg = folder.appendingPathComponent("small.jpg"), png = folder.appendingPathComponent("small.png")
+        try JPEGEncoder.encode(photo, quality: 90).write(to: jpeg)
+        try PNGEncoder.encode(photo).write(to: png)
+        for file in [jpeg, png] {
+            let reference = try ProductRunner.runTool("python3", [script.path, "encode", file.path])
+            if reference.errors.contains("No module named") { throw XCTSkip("blurhash, thumbhash or Pillow is missing (make setup)") }
+            XCTAssertEqual(reference.status, 0, reference.errors)
+            let expected = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(reference.output.utf8)) as? [String: String])
+            let result = try CLIRunner.run(["info", "--facts", "--json", file.path])
+            XCTAssertEqual(result.status, 0, result.errors)
+            let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+            XCTAssertEqual(object["blurhash"] as? String, expected["blurhash"], file.lastPathComponent)
+            XCTAssertEqual(object["thumbhash"] as? String, expected["thumbhash"], file.lastPathComponent)
         }
     }
 }
