@@ -76,6 +76,21 @@ final class ImagePipelineFactsTests: XCTestCase {
         await again.shutdown()
     }
 
+    func testCallsAtOnceShareOneDecodeAndAgreeAndLaterCallsDecodeNothing() async throws {
+        let pipeline = try loader.pipeline(root: root)
+        let request = self.request
+        let results = try await withThrowingTaskGroup(of: VariantFacts.self) { group in
+            for _ in 0..<8 { group.addTask { try await pipeline.facts(for: request) } }
+            return try await group.reduce(into: [VariantFacts]()) { $0.append($1) }
+        }
+        XCTAssertEqual(Set(results.map(\.facts.blurHash)).count, 1)
+        XCTAssertEqual(loader.loads, 1)
+        XCTAssertEqual(pipeline.metrics.snapshot().stages[.decode]?.count, 1, "one decode for eight calls")
+        for _ in 0..<3 { _ = try await pipeline.facts(for: request) }
+        XCTAssertEqual(pipeline.metrics.snapshot().stages[.decode]?.count, 1, "stored facts are read, not computed")
+        await pipeline.shutdown()
+    }
+
     func testAVariantThatIsNotStoredHasFactsAndKeepsNone() async throws {
         let uncached = URL(string: "https://example.test/private.png")!
         loader.serve(uncached, .init(data: try PNGEncoder.encode(TestImages.scene(width: 90, height: 60)), noStore: true))
