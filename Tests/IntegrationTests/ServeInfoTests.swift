@@ -114,5 +114,18 @@ final class ServeInfoTests: XCTestCase {
         let missing = try ServeURLs.path(.init(nginx.url("/missing.jpg"), type: "fit", width: 100, height: 100))
         ServeAssert.error(try await client.send(serve.url("/info" + missing)), 404, "a missing source")
         ServeAssert.error(try await client.send(serve.url("/info/")), 404, "no signature")
+        // An expired URL is a 404 with nothing fetched; a live one's max-age is the time it has left.
+        let past = try ServeURLs.path(.init(photo, width: 32, height: 32, advanced: ["exp:1000000000"]))
+        ServeAssert.error(try await client.send(serve.url("/info" + past)), 404, containing: "Expired URL")
+        let inAnHour = Int(Date().timeIntervalSince1970) + 3600
+        let live = try ServeURLs.path(.init(photo, width: 32, height: 32, advanced: ["exp:\(inAnHour)"]))
+        for _ in 0..<2 {
+            let (data, response) = try await client.send(serve.url("/info" + live))
+            XCTAssertEqual(response.statusCode, 200, String(decoding: data.prefix(200), as: UTF8.self))
+            let maxAge = try XCTUnwrap(response.header("Cache-Control")?.split(separator: "=").last.flatMap { Int($0) })
+            XCTAssertTrue((1...3600).contains(maxAge), "\(response.header("Cache-Control") ?? "")")
+        }
+        let fetched = try await nginx.settledAccessLog()
+        XCTAssertEqual(fetched.filter { $0.path == "/photo.jpg" }.count, 1, "only the live URL fetched the source: \(fetched)")
     }
 }

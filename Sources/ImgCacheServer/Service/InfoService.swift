@@ -9,9 +9,11 @@ import Synchronization
 /// `size`, `frames`); and the facts of its pixels (`average`, `dominant_colors`, `blurhash`,
 /// `thumbhash`, `legibility`, see `ImageFacts`). The facts are the pipeline's
 /// (`ImagePipeline.facts(for:)`: computed once per variant, kept beside it); an answer is kept
-/// by path while its variant is current, as an image answer is. The variant is in the format the
-/// URL names (automatic without one), never negotiated from `Accept`. Served with
-/// `Cache-Control: public, max-age=TTL` and a strong ETag of the body (`If-None-Match` gives 304).
+/// by path while its variant is current, as an image answer is (not for an expiring URL, whose
+/// max-age shrinks). The variant is in the format the
+/// URL names (automatic without one), never negotiated from `Accept`, and no fallback image
+/// stands in for a source that fails. Served with `Cache-Control: public, max-age=TTL` (what is
+/// left of an expiring URL's time) and a strong ETag of the body (`If-None-Match` gives 304).
 final class InfoService: Sendable {
     /// Where info paths start; what follows from its last "/" is an image URL's path.
     static let prefix = "/info/"
@@ -28,16 +30,13 @@ final class InfoService: Sendable {
     }
 
     private let pipeline: ImagePipeline
-    private let ttl: Int
     /// Answers by request path, about 2 KB each, at most `limit`; when full, any one is dropped.
     private let kept = Mutex<[String: Kept]>([:])
     private let limit: Int
 
-    /// Answers for `pipeline`'s variants, cached by clients for `ttl` seconds; keeps up to `limit`
-    /// answers (default 10,000).
-    init(pipeline: ImagePipeline, ttl: Int, limit: Int = 10_000) {
+    /// Answers for `pipeline`'s variants; keeps up to `limit` answers (default 10,000).
+    init(pipeline: ImagePipeline, limit: Int = 10_000) {
         self.pipeline = pipeline
-        self.ttl = ttl
         self.limit = max(1, limit)
     }
 
@@ -58,9 +57,13 @@ final class InfoService: Sendable {
     }
 
     /// The info of the variant `request` prepares from the image at `sourceURL`, for the info path
-    /// `path`.
-    /// - Throws: what the pipeline throws for the request (see `ErrorStatus` for the statuses).
-    func respond(path: String, request: ImageRequest, sourceURL: URL, ifNoneMatch: String?) async throws -> HTTPResponse {
+    /// `path`, with the `max-age` `maxAge` gives once it is ready (the server's TTL, or what is
+    /// left of an expiring URL's); kept for the path only when `keeps`.
+    /// - Throws: what the pipeline throws for the request, and what `maxAge` throws (see
+    ///   `ErrorStatus` for the statuses).
+    func respond(
+        path: String, request: ImageRequest, sourceURL: URL, maxAge: () throws -> Int, keeps: Bool, ifNoneMatch: String?
+    ) async throws -> HTTPResponse {
         let variant = try await pipeline.facts(for: request)
         let original = try await pipeline.data(for: sourceURL)
         var fields = try ImageDecoder.inspect(.data(original.data)).jsonFields
@@ -74,9 +77,9 @@ final class InfoService: Sendable {
         let body = [UInt8](try JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys, .withoutEscapingSlashes]))
         let tag = "\"\(MD5.hexDigest(of: Data(body)))\""
         let headers: HTTPHeaders = [
-            "Content-Type": "application/json", "Cache-Control": "public, max-age=\(ttl)", "ETag": tag,
+            "Content-Type": "application/json", "Cache-Control": "public, max-age=\(try maxAge())", "ETag": tag,
         ]
-        if summary.cacheOutcome == .disk, request.cachePolicy != .reload, let file = summary.fileURL?.path,
+        if keeps, summary.cacheOutcome == .disk, request.cachePolicy != .reload, let file = summary.fileURL?.path,
            let version = StoredFileVersion(path: file)
         {
             keep(
