@@ -2,21 +2,27 @@ import Foundation
 import ImgCache
 import ImgCacheServerURLs
 
-/// What `imgcache serve` answers: imgproxy-style image URLs through the pipeline, `/health` and
-/// `/metrics`. It is the `HTTPServer`'s handler, and its immediate handler for what needs no
-/// waiting: a URL that does not parse or verify, a variant the pipeline has at hand (see
-/// `ImageServer`).
+/// What `imgcache serve` answers: imgproxy-style image URLs through the pipeline, their facts
+/// under `/info/` (see `InfoService`), `/health` and `/metrics`. It is the `HTTPServer`'s
+/// handler, and its immediate handler for what needs no waiting: a URL that does not parse or
+/// verify, a variant the pipeline has at hand (see `ImageServer`).
 ///
 /// An image response carries its Content-Type, a strong ETag (see `EntityTags`; `If-None-Match`
-/// gives 304), `Cache-Control: public, max-age=TTL` (signed URLs name immutable results), and the
+/// gives 304), `Cache-Control: public, max-age=TTL` (signed URLs name immutable results; an
+/// expiring URL's is at most the seconds it has left, and past them it is a 404), and the
 /// variant's file, sent by the server without copying it through Swift. Errors carry
 /// `Cache-Control: no-store` and one line of text. With `FormatNegotiation` active, a URL that
 /// names no format is prepared in the format its `Accept` header picks, and every response to
-/// it (304s and errors too) carries `Vary: Accept`.
+/// it (304s and errors too) carries `Vary: Accept`. With a `FallbackImage`, a source that fails
+/// is answered with the fallback prepared with the URL's options (see `FallbackImage`).
 final class ImageService: Sendable {
     let pipeline: ImagePipeline
-    /// Seconds clients and CDNs may keep an image (`max-age`).
+    /// Seconds clients and CDNs may keep an image (`max-age`), unless its URL expires sooner.
     private let ttl: Int
+    /// The time an expiring URL (`exp:`) is compared with.
+    private let clock: @Sendable () -> Date
+    /// Served when a source fails; nil for none.
+    private let fallback: FallbackImage?
     private let parser: ServeURLParser
     /// Paths that parsed and verified, with what they ask for: parsing is a pure function of the
     /// path (and the key), so a path asked for again skips it. About 4 MiB at most (a path's bytes
@@ -30,15 +36,20 @@ final class ImageService: Sendable {
     let metrics: ServerMetrics
     /// The server, for its state (`/health`) and statistics (`/metrics`), once it runs.
     private let server: ServerReference
+    /// `/info/...` paths: the facts of the variant an image path names.
+    private let info: InfoService
 
     init(
-        pipeline: ImagePipeline, urls: ServeURLConfiguration, ttl: Int, negotiation: FormatNegotiation, metrics: ServerMetrics,
-        server: ServerReference
+        pipeline: ImagePipeline, urls: ServeURLConfiguration, ttl: Int, clock: @escaping @Sendable () -> Date,
+        fallback: FallbackImage?, negotiation: FormatNegotiation, metrics: ServerMetrics, server: ServerReference
     ) {
         self.pipeline = pipeline
         self.negotiation = negotiation
         self.ttl = ttl
+        self.clock = clock
+        self.fallback = fallback
         answers = ServedAnswers(pipeline: pipeline)
+        info = InfoService(pipeline: pipeline)
         parser = ServeURLParser(configuration: urls)
         self.metrics = metrics
         self.server = server
@@ -54,10 +65,27 @@ final class ImageService: Sendable {
             let format = negotiation.format(for: request.headers)
             var varies = false
             do {
+                if let imagePath = InfoService.imagePath(request.path) {
+                    let served = try parse(imagePath)
+                    _ = try served.maxAge(ttl: ttl, now: clock())
+                    let imageRequest = try await imageRequest(for: served)
+                    // An expiring URL's answer is made each time, with the max-age left then.
+                    return try await info.respond(
+                        path: request.path, request: imageRequest, sourceURL: served.sourceURL,
+                        maxAge: { [clock, ttl] in try served.maxAge(ttl: ttl, now: clock()) }, keeps: served.expires == nil,
+                        ifNoneMatch: request.headers["if-none-match"])
+                }
                 let served = try parse(request.path)
                 varies = negotiates(served)
-                let summary = try await prepare(served, in: format)
-                return imageAnswer(summary, varies: varies).answer.response(ifNoneMatch: request.headers["if-none-match"])
+                _ = try served.maxAge(ttl: ttl, now: clock())
+                let prepared = try await prepare(served, in: format)
+                // Checked again: the answer's max-age is what is left once it is ready.
+                let maxAge = try served.maxAge(ttl: ttl, now: clock())
+                if let failure = prepared.sourceFailure, let fallback {
+                    return fallback.response(prepared.summary, failure: failure, maxAge: maxAge, varies: varies)
+                }
+                return imageAnswer(prepared.summary, varies: varies, maxAge: maxAge).answer
+                    .response(ifNoneMatch: request.headers["if-none-match"])
             } catch {
                 return failure(error, varies: varies)
             }
@@ -70,21 +98,27 @@ final class ImageService: Sendable {
     func respondAtOnce(to request: HTTPRequest) -> HTTPResponse? {
         guard request.path != "/health", request.path != "/metrics" else { return nil }
         let ifNoneMatch = request.headers["if-none-match"]
+        if InfoService.imagePath(request.path) != nil { return info.keptResponse(for: request.path, ifNoneMatch: ifNoneMatch) }
         let format = negotiation.format(for: request.headers)
         // The memo's key: the path, and the format negotiated when requests are.
         let memoKey = negotiation.isActive ? request.path + "\n" + (format?.rawValue ?? "auto") : request.path
         if let answer = answers.answer(for: memoKey) { return answer.response(ifNoneMatch: ifNoneMatch) }
         let served: ServeRequest
+        let maxAge: Int
         do {
             served = try parse(request.path)
+            maxAge = try served.maxAge(ttl: ttl, now: clock())
         } catch {
             return failure(error, varies: false)
         }
         guard case .ready(let imageRequest) = served.plan,
               let summary = pipeline.storedSummary(for: negotiated(imageRequest, in: format))
         else { return nil }
-        let (answer, file) = imageAnswer(summary, varies: negotiates(served))
-        if let file { answers.keep(answer, for: memoKey, summary: summary, path: file.path, version: file.version) }
+        let (answer, file) = imageAnswer(summary, varies: negotiates(served), maxAge: maxAge)
+        // An expiring URL's max-age shrinks as time passes: its answer is made each time.
+        if let file, served.expires == nil {
+            answers.keep(answer, for: memoKey, summary: summary, path: file.path, version: file.version)
+        }
         return answer.response(ifNoneMatch: ifNoneMatch)
     }
 
@@ -118,26 +152,38 @@ final class ImageService: Sendable {
     }
 
     /// The variant `served` names, in the negotiated `format` when it names none, prepared
-    /// (fetched, rendered, stored) as `imgcache fetch` does; a wallpaper slice once the
-    /// screenshot's size is known.
-    private func prepare(_ served: ServeRequest, in format: ImageFormat?) async throws -> ImageSummary {
+    /// (fetched, rendered, stored) as `imgcache fetch` does, or the fallback's in its place when
+    /// the source fails; a wallpaper slice once the screenshot's size is known (without a
+    /// fallback: its region follows from the screenshot).
+    private func prepare(_ served: ServeRequest, in format: ImageFormat?) async throws -> FallbackSummary {
+        guard case .ready(let request) = served.plan else {
+            return FallbackSummary(summary: try await pipeline.prepare(try await imageRequest(for: served)))
+        }
+        let chosen = negotiated(request, in: format)
+        guard let fallback else { return FallbackSummary(summary: try await pipeline.prepare(chosen)) }
+        return try await pipeline.prepare(chosen, fallback: fallback.image)
+    }
+
+    /// The request for the variant `served` names as its URL says (no format negotiated); for a
+    /// wallpaper slice, once the screenshot's size is known (fetched through the caches).
+    private func imageRequest(for served: ServeRequest) async throws -> ImageRequest {
         switch served.plan {
         case .ready(let request):
-            return try await pipeline.prepare(negotiated(request, in: format))
+            return request
         case .slice(let slice):
             let screenshot = try await pipeline.data(for: served.sourceURL)
             let size = try ImageDecoder.inspect(.data(screenshot.data)).size
-            return try await pipeline.prepare(try slice.request(screenshotSize: size))
+            return try slice.request(screenshotSize: size)
         }
     }
 
-    /// The answer serving `summary`'s variant (with `Vary: Accept` when `varies`), and its file
-    /// (with the version its tag was computed from) when it is stored.
+    /// The answer serving `summary`'s variant (with `Vary: Accept` when `varies`, and
+    /// `max-age=maxAge`), and its file (with the version its tag was computed from) when it is stored.
     private func imageAnswer(
-        _ summary: ImageSummary, varies: Bool
+        _ summary: ImageSummary, varies: Bool, maxAge: Int
     ) -> (answer: ServedAnswers.Answer, file: (path: String, version: StoredFileVersion)?) {
         var headers: HTTPHeaders = [
-            "Content-Type": summary.format.mimeType, "Cache-Control": "public, max-age=\(ttl)",
+            "Content-Type": summary.format.mimeType, "Cache-Control": "public, max-age=\(maxAge)",
         ]
         if varies { headers.set(name: "Vary", value: "Accept") }
         // A file URL's path is not free to compute: once.

@@ -77,6 +77,8 @@ struct ServeOptions {
     var encoderControls: EncoderControls
     /// `pngo`'s palette size, used once `pngo` quantizes: the server's default until set.
     var quantizationColors: Int
+    /// `exp`: the Unix time after which the URL is refused; nil for none.
+    var expires: Int?
 
     /// The options that last set the resizing type, a dimension and the dpr, as written, for messages.
     var resizingTypeOption = "rt"
@@ -117,6 +119,7 @@ struct ServeOptions {
         case "jpeg_options", "jpgo": try applyJPEGOptions(option)
         case "png_options", "pngo": try applyPNGOptions(option)
         case "chroma", "ch": try applyChroma(option)
+        case "expires", "exp": try applyExpires(option)
         default:
             if let detail = Self.unsupportedImgproxyOptions[option.name] {
                 throw .unsupportedOption(name: option.name, detail: detail)

@@ -33,15 +33,23 @@ public struct ServeURLConfiguration: Sendable {
     /// The palette size `pngo:...:1` quantizes to when the URL gives none (imgproxy's
     /// `IMGPROXY_PNG_QUANTIZATION_COLORS`), 2 to 256. Default 256.
     public var quantizationColors = 256
+    /// The presets `pr:` names; `default`, when defined, is applied before a URL's own options.
+    /// Default none.
+    public var presets: ServePresets
+    /// imgproxy's `ONLY_PRESETS`: the segment after the signature is a list of preset names
+    /// (`/SIGNATURE/NAME:NAME/SOURCE`) and a URL writes no options of its own. Default false.
+    public var onlyPresets: Bool
 
     /// A configuration with `signing` and the defaults above.
     public init(
         signing: Signing, maxPathLength: Int = 8192, limits: DecodingLimits = DecodingLimits(),
-        keyPolicy: CacheKeyPolicy = CacheKeyPolicy()
+        keyPolicy: CacheKeyPolicy = CacheKeyPolicy(), presets: ServePresets = ServePresets(), onlyPresets: Bool = false
     ) {
         self.signing = signing
         self.maxPathLength = maxPathLength
         self.limits = limits
         self.keyPolicy = keyPolicy
+        self.presets = presets
+        self.onlyPresets = onlyPresets
     }
 }
