@@ -13,6 +13,9 @@ final class ExitRaceTests: XCTestCase {
     private var preload: URL!
 
     override func setUpWithError() throws {
+        // A sanitizer's runtime must be the first library loaded, and it replaces glibc's heap,
+        // where the race corrupted chunks: the preload would stop the CLI, and prove nothing.
+        try XCTSkipIf(Sanitizer.isActive, "the CLI is built with a sanitizer (its runtime refuses a preload before it; it replaces glibc's heap)")
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("imgcache-exit-race-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         preload = folder.appendingPathComponent("exit_race.so")

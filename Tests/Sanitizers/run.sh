@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# The tests under the sanitizers (`make test-sanitized`), each sanitizer with a build folder of its
+# own (.build/asan, .build/tsan), so the normal debug build is never rebuilt:
+#
+#   address  the unit, CLI, server and integration suites under AddressSanitizer, with
+#            UndefinedBehaviorSanitizer in the C targets (Swift refuses -sanitize=undefined on
+#            Linux); the CLI and the workers the tests start are the same ASan builds
+#   leaks    Samples/demo.sh with that ASan CLI under LeakSanitizer (XCTest processes leak by
+#            design, so the suites run without it), Tests/Sanitizers/leaks.supp for named
+#            third-party frames
+#   thread   the concurrent suites (pipeline, coalescer, blocking pool, loader, disk cache,
+#            server, Redis) under ThreadSanitizer
+#
+#   Tests/Sanitizers/run.sh [address] [leaks] [thread]     (default: all three, in that order)
+#
+# Every report goes to .build/sanitizer-reports (ASAN_OPTIONS, UBSAN_OPTIONS and TSAN_OPTIONS
+# log_path, also for the processes the tests start); any report fails the run and is printed.
+# IMGCACHE_SANITIZER tells the tests which sanitizer they run under (TestSupport's `Sanitizer`).
+# Exit status: 0 every test passed and no report; 1 a test failed or a sanitizer reported;
+# 2 bad usage or a build failure.
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+cd "$here/../.."
+root=$PWD
+reports=$root/.build/sanitizer-reports
+lld=(-Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld)
+asan=(--scratch-path .build/asan -Xswiftc -sanitize=address -Xcc -fsanitize=address -Xcc -fsanitize=undefined "${lld[@]}")
+tsan=(--scratch-path .build/tsan -Xswiftc -sanitize=thread -Xcc -fsanitize=thread "${lld[@]}")
+
+# The suites under AddressSanitizer: all but the conformance suites (the third-party corpora, the
+# slowest part of `make test`, already run by it and by the fuzzing harnesses under ASan).
+asan_skip='^ConformanceTests\.'
+# The suites with threads of their own or concurrent callers, under ThreadSanitizer, by the class
+# names' families: the pipeline and its coalescer, pools and gates, the loader, the disk and
+# memory caches, the Redis tier, the HTTP server and `imgcache serve` (a TSan build too).
+tsan_families=(ImagePipeline Pipeline TaskCoalescer BlockingPool ConnectionSlots DecodeMemoryGate DataLoader DiskCache
+  CachedDataSource MemoryCache Redis HTTPServer Serve)
+tsan_filter="^(ImgCacheTests|IntegrationTests|ServerTests)\\.($(IFS='|'; echo "${tsan_families[*]}"))[A-Za-z]*Tests/"
+
+steps=("$@")
+[ ${#steps[@]} -gt 0 ] || steps=(address leaks thread)
+for step in "${steps[@]}"; do
+  case $step in address | leaks | thread) ;; *) echo "sanitizers: unknown step '$step' (address, leaks, thread)" >&2; exit 2 ;; esac
+done
+
+rm -rf "$reports"
+mkdir -p "$reports"
+status=0
+started=$SECONDS
+say() { printf 'sanitizers: %s  [%ds]\n' "$*" $((SECONDS - started)) >&2; }
+
+build() {
+  say "building ($1)"
+  shift
+  swift build --build-tests "$@" || exit 2
+}
+
+# run_tests SANITIZER SWIFT-TEST-ARGUMENTS...: one `swift test` of the prebuilt suites.
+run_tests() {
+  local sanitizer=$1
+  shift
+  IMGCACHE_SANITIZER=$sanitizer swift test --skip-build "$@" || status=1
+}
+
+for step in "${steps[@]}"; do
+  case $step in
+    address)
+      build "AddressSanitizer, UndefinedBehaviorSanitizer in C" "${asan[@]}"
+      say "unit, CLI, server and integration suites under AddressSanitizer"
+      ASAN_OPTIONS=log_path=$reports/asan:detect_leaks=0 \
+        UBSAN_OPTIONS=log_path=$reports/ubsan:print_stacktrace=1 \
+        run_tests address "${asan[@]}" --skip "$asan_skip"
+      ;;
+    leaks)
+      [ -x .build/asan/debug/imgcache ] || build "AddressSanitizer, UndefinedBehaviorSanitizer in C" "${asan[@]}"
+      say "Samples/demo.sh with the ASan CLI under LeakSanitizer"
+      ASAN_OPTIONS=log_path=$reports/lsan:detect_leaks=1 \
+        LSAN_OPTIONS=suppressions=$here/leaks.supp:print_suppressions=0 \
+        UBSAN_OPTIONS=log_path=$reports/ubsan:print_stacktrace=1 \
+        DEMO_OUT=$root/.build/sanitizer-demo Samples/demo.sh .build/asan/debug/imgcache >/dev/null || status=1
+      ;;
+    thread)
+      build "ThreadSanitizer" "${tsan[@]}"
+      say "concurrent suites under ThreadSanitizer"
+      TSAN_OPTIONS=log_path=$reports/tsan:suppressions=$here/threads.supp \
+        run_tests thread "${tsan[@]}" --filter "$tsan_filter"
+      ;;
+  esac
+done
+
+found=$(find "$reports" -type f | sort)
+if [ -n "$found" ]; then
+  for report in $found; do
+    printf '\n==> %s\n' "${report#"$root"/}"
+    cat "$report"
+  done
+  say "$(wc -l <<<"$found") sanitizer report(s) in ${reports#"$root"/}"
+  exit 1
+fi
+[ "$status" = 0 ] || { say "a test failed"; exit 1; }
+say "no sanitizer report, every test passed"
