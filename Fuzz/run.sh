@@ -58,7 +58,7 @@ for harness in "${harnesses[@]}"; do
   if [ "$harness" = DecodeFuzzer ]; then
     if [ -d "$corpus" ]; then
       corpus=$(cd "$corpus" && pwd)
-      for suite in pngsuite png-extra libpng jpeg-decoder libjpeg-turbo go-image giflib gif-test-suite-serenity image-gif image-rs pillow libwebp-test-data; do
+      for suite in pngsuite png-extra libpng jpeg-decoder libjpeg-turbo go-image giflib gif-test-suite-serenity image-gif image-rs pillow libwebp-test-data heif-avif; do
         [ -d "$corpus/$suite" ] && sources+=("$corpus/$suite")
       done
     else

@@ -2,7 +2,7 @@ import Foundation
 import FuzzDriver
 import ImgCache
 
-// Sniffs, inspects and decodes fuzzed bytes (JPEG, PNG, GIF, WebP) to a small target, within small
+// Sniffs, inspects and decodes fuzzed bytes (JPEG, PNG, GIF, WebP, HEIC, AVIF) to a small target, within small
 // limits, as the pipeline decodes what a server sends. Any crash, hang or leak is a finding.
 
 @_cdecl("LLVMFuzzerTestOneInput")

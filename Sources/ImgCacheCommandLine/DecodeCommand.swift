@@ -11,8 +11,9 @@ enum DecodeCommand: Command {
     static let help = """
         Usage: imgcache decode FILE --size WxH [options]
 
-        Decodes FILE (JPEG, PNG, GIF or WebP, told apart by its bytes), downsampling while decoding to
-        the target size, and writes the result. Prints the output path and what it holds.
+        Decodes FILE (JPEG, PNG, GIF, WebP, HEIC or AVIF, told apart by its bytes), downsampling
+        while decoding to the target size, and writes the result. Prints the output path and what
+        it holds.
         A target is required: --size, or --device with --widget.
 
         Options:

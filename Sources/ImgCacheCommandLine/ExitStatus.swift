@@ -7,7 +7,7 @@ enum ExitStatus: Int32 {
     case failure = 1
     /// The command line does not fit the verb's usage.
     case usage = 2
-    /// The input is in no format a decoder is registered for (JPEG, PNG, GIF, WebP).
+    /// The input is in no format a decoder is registered for (JPEG, PNG, GIF, WebP, HEIC, AVIF).
     case unsupportedFormat = 3
     /// The input is a damaged or truncated image.
     case corruptImage = 4

@@ -39,6 +39,22 @@ enum Corpus {
             .sorted { $0.lastPathComponent < $1.lastPathComponent }
     }
 
+    /// The SHA-256 of `bytes` in hexadecimal, from coreutils' sha256sum.
+    static func sha256(_ bytes: [UInt8]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        // Written on another thread, so that a full pipe never blocks the read below.
+        let writer = Thread { input.fileHandleForWriting.write(Data(bytes)); try? input.fileHandleForWriting.close() }
+        writer.start()
+        let digest = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return String(digest.prefix(64))
+    }
+
     /// Prints one summary line, so a CI log shows how much of each suite ran.
     static func report(_ suite: String, _ counts: KeyValuePairs<String, Int>) {
         let text = counts.map { "\($0.key) \($0.value)" }.joined(separator: ", ")

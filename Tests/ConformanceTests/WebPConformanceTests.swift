@@ -20,7 +20,7 @@ final class WebPConformanceTests: XCTestCase {
             let bitmap = decoded.frames[0].bitmap
             XCTAssertEqual(bitmap.size, reference.size, name)
             XCTAssertEqual(decoded.info.sourceSize, reference.size, name)
-            if try Self.sha256(bitmap.pixels) == reference.digest { matched += 1 } else { XCTFail("\(name): pixels differ from dwebp's") }
+            if try Corpus.sha256(bitmap.pixels) == reference.digest { matched += 1 } else { XCTFail("\(name): pixels differ from dwebp's") }
         }
         Corpus.report("WebP conformance", ["files equal to dwebp 1.2.4": matched, "listed": expected.count])
         print("WebP conformance: \(matched) of \(expected.count) files decode to dwebp 1.2.4's RGBA")
@@ -38,22 +38,6 @@ final class WebPConformanceTests: XCTestCase {
         let scaled = try ImageDecoder.decode(
             .file(path: bryce.path), options: DecodingOptions(targetSize: PixelSize(width: 1014, height: 474)))
         XCTAssertEqual(scaled.size, PixelSize(width: 1014, height: 196))
-    }
-
-    /// The SHA-256 of `bytes` in hexadecimal, from coreutils' sha256sum.
-    private static func sha256(_ bytes: [UInt8]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        // Written on another thread, so that a full pipe never blocks the read below.
-        let writer = Thread { input.fileHandleForWriting.write(Data(bytes)); try? input.fileHandleForWriting.close() }
-        writer.start()
-        let digest = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return String(digest.prefix(64))
     }
 
     /// `name.webp: <sha256> WxH` a line.

@@ -38,7 +38,7 @@ final class DataRequestTests: XCTestCase {
     func testTheLoadersAcceptAndUserAgentGoWhenNothingReplacesThem() {
         let (urlRequest, credentials) = DataLoader().urlRequest(for: DataRequest(url: url))
         XCTAssertEqual(urlRequest.allHTTPHeaderFields, [
-            "Accept": "image/jpeg, image/png, image/gif, image/webp, */*;q=0.1", "User-Agent": "imgcache",
+            "Accept": "image/jpeg, image/png, image/gif, image/webp, image/heic, image/avif, */*;q=0.1", "User-Agent": "imgcache",
         ])
         XCTAssertEqual(credentials, [:])
     }

@@ -17,7 +17,7 @@ final class ImageFormatTests: XCTestCase {
             XCTAssertEqual($0 as? ImgCacheError, .unsupportedFormat(detail: "empty input"))
         }
         XCTAssertThrowsError(try ImageFormat.sniff(Array("<html>".utf8))) {
-            XCTAssertEqual($0 as? ImgCacheError, .unsupportedFormat(detail: "not JPEG, PNG, GIF or WEBP (starts with 3C 68 74 6D)"))
+            XCTAssertEqual($0 as? ImgCacheError, .unsupportedFormat(detail: "not JPEG, PNG, GIF, WEBP, HEIC or AVIF (starts with 3C 68 74 6D)"))
         }
     }
 

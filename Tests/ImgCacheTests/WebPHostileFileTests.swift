@@ -122,7 +122,7 @@ final class WebPHostileFileTests: XCTestCase {
     }
 
     /// A pipe that never ends (a FIFO fed by a writer that reopens it for the sniffing and then
-    /// for the decode) is read up to `WebPBytes.maxStreamedBytes`, then refused.
+    /// for the decode) is read up to `SourceBytes.maxStreamedBytes`, then refused.
     func testAnEndlessPipeIsReadOnlyUpToTheStreamLimit() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("imgcache-fifo-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -147,7 +147,7 @@ final class WebPHostileFileTests: XCTestCase {
         XCTAssertThrowsError(try ImageDecoder.decode(.file(path: fifo))) {
             XCTAssertEqual(
                 $0 as? ImgCacheError,
-                .corruptImage(format: .webp, detail: "a WebP read from a stream is limited to \(WebPBytes.maxStreamedBytes) bytes"))
+                .corruptImage(format: .webp, detail: "a WEBP read from a stream is limited to \(SourceBytes.maxStreamedBytes) bytes"))
         }
     }
 

@@ -42,7 +42,7 @@ final class DataLoaderHeaderTests: XCTestCase {
         let log = try nginx.accessLog(count: 1)
         XCTAssertEqual(log.map(\.headers), [[
             "x-client": "fleet-7", "x-trace": "trace-1", "user-agent": "imgcache",
-            "accept": "image/jpeg, image/png, image/gif, image/webp, */*;q=0.1",
+            "accept": "image/jpeg, image/png, image/gif, image/webp, image/heic, image/avif, */*;q=0.1",
         ]])
     }
 
@@ -66,7 +66,7 @@ final class DataLoaderHeaderTests: XCTestCase {
         _ = try await overridden.load(DataRequest(url: nginx.url("/photo.jpg")))
         let log = try nginx.accessLog(count: 3)
         XCTAssertEqual(log.map { $0.headers["user-agent"] }, ["configured/1", "probe/3", "from-headers/2"])
-        let accept = "image/jpeg, image/png, image/gif, image/webp, */*;q=0.1"
+        let accept = "image/jpeg, image/png, image/gif, image/webp, image/heic, image/avif, */*;q=0.1"
         XCTAssertEqual(log.map { $0.headers["accept"] }, [accept, "image/png", accept])
     }
 
@@ -86,7 +86,7 @@ final class DataLoaderHeaderTests: XCTestCase {
         let second = try other.accessLog(count: 1)
         XCTAssertEqual(second.map(\.path), ["/photo.jpg"])
         XCTAssertEqual(second.map(\.headers), [[
-            "x-trace": "trace-9", "user-agent": "imgcache", "accept": "image/jpeg, image/png, image/gif, image/webp, */*;q=0.1",
+            "x-trace": "trace-9", "user-agent": "imgcache", "accept": "image/jpeg, image/png, image/gif, image/webp, image/heic, image/avif, */*;q=0.1",
         ]], "no Authorization, Cookie or Proxy-Authorization at the other origin")
     }
 

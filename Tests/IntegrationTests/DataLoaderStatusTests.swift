@@ -22,7 +22,7 @@ final class DataLoaderStatusTests: FaultServerTestCase {
         let (response, _) = try await load("/headers", with: loader())
         let lines = String(decoding: response.data, as: UTF8.self).split(separator: "\n")
         XCTAssertTrue(
-            lines.contains("Accept: image/jpeg, image/png, image/gif, image/webp, */*;q=0.1"),
+            lines.contains("Accept: image/jpeg, image/png, image/gif, image/webp, image/heic, image/avif, */*;q=0.1"),
             lines.joined(separator: "\n"))
     }
 

@@ -49,7 +49,7 @@ extension CommandRunner {
 
 extension NginxServer {
     /// The Accept header the loader sends.
-    static let loaderAccept = "image/jpeg, image/png, image/gif, image/webp, */*;q=0.1"
+    static let loaderAccept = "image/jpeg, image/png, image/gif, image/webp, image/heic, image/avif, */*;q=0.1"
 
     /// Every request nginx served before this call, in order. A marker request (a 404 for a path of
     /// its own) is made after them: nginx's one worker logs each request as it ends, so once the

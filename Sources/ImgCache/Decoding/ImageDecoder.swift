@@ -7,7 +7,7 @@ public typealias FrameHandler = (ImageFrame, ImageInfo) throws -> Void
 /// Receives a frame for the target at `target` (an index into the targets of a decode).
 typealias TargetFrameHandler = (_ target: Int, ImageFrame, ImageInfo) throws -> Void
 
-/// Decodes every format in `ImageDecoders` (JPEG, PNG, GIF, WebP), resampling while decoding to the size
+/// Decodes every format in `ImageDecoders` (JPEG, PNG, GIF, WebP, HEIC, AVIF), resampling while decoding to the size
 /// `DecodingOptions` asks for.
 ///
 /// The format is sniffed from the bytes. Only the frames kept are decoded: an animation stops being

@@ -1,7 +1,9 @@
 /// The registered decoders, one per format read. Adding a format is adding its decoder here.
 enum ImageDecoders {
     /// Every decoder, in the order signatures are tried.
-    static let all: [any ImageDecoding.Type] = [JPEGDecoder.self, PNGDecoder.self, GIFDecoder.self, WebPDecoder.self]
+    static let all: [any ImageDecoding.Type] = [
+        JPEGDecoder.self, PNGDecoder.self, GIFDecoder.self, WebPDecoder.self, HEICDecoder.self, AVIFDecoder.self,
+    ]
 
     /// The decoder of `format`.
     /// - Throws: `unsupportedFormat` for a format nothing here reads (an output-only format).
@@ -21,7 +23,7 @@ enum ImageDecoders {
         throw ImgCacheError.unsupportedFormat(detail: "not \(readableFormatNames) (starts with \(hex))")
     }
 
-    /// "JPEG, PNG, GIF or WEBP": the formats read, for messages.
+    /// "JPEG, PNG, GIF, WEBP, HEIC or AVIF": the formats read, for messages.
     static var readableFormatNames: String {
         let names = all.map { $0.format.rawValue.uppercased() }
         return names.count < 2 ? names.joined() : names.dropLast().joined(separator: ", ") + " or " + names.last!

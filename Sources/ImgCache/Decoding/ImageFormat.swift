@@ -1,7 +1,7 @@
 /// An image format ImgCache reads (each has a decoder in `ImageDecoders`) or writes. Formats are
 /// values, so that a new one is a constant of its own folder (`ImageFormat.png` lives in PNG/).
 public struct ImageFormat: Hashable, Sendable, CustomStringConvertible {
-    /// The short lowercase name: "jpeg", "png", "gif", "webp"; in JSON and in variant keys.
+    /// The short lowercase name: "jpeg", "png", "gif", "webp", "heic", "avif"; in JSON and in variant keys.
     public let rawValue: String
     /// The usual file extension, without a dot.
     public let fileExtension: String
@@ -16,8 +16,9 @@ public struct ImageFormat: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { rawValue }
 
-    /// Number of leading bytes `sniff` looks at: enough for every registered signature.
-    static let signatureLength = 16
+    /// Number of leading bytes `sniff` looks at: enough for every registered signature (an ISOBMFF
+    /// `ftyp` box lists its compatible brands there).
+    static let signatureLength = 256
 
     /// Detects the format from magic bytes alone (never from a file name or a Content-Type),
     /// asking each registered decoder whether it recognises `prefix`.

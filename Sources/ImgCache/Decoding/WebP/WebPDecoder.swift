@@ -2,7 +2,7 @@ import CWebP
 
 /// Decodes WebP with libwebp 1.2: lossy (VP8) and lossless (VP8L) stills, with or without alpha
 /// (`WebPStillDecoder`), and animations (`WebPAnimationDecoder`). libwebp reads the whole file
-/// from memory: a file input is mapped read-only (`WebPBytes`), never copied.
+/// from memory: a file input is mapped read-only (`SourceBytes`), never copied.
 ///
 /// Headers are read first (`WebPFeatures`; the RIFF chunks by `WebPContainer` for animations), and
 /// the size, the canvas and what libwebp will hold are checked against the limits before any
@@ -11,7 +11,7 @@ import CWebP
 /// (`colorProfile(in:)`), to a still's rows and to a copy of each composited frame's rows.
 enum WebPDecoder {
     static func decode(_ input: SourceInput, targets: [DecodingOptions], onFrame: TargetFrameHandler) throws -> ImageInfo {
-        try WebPBytes.with(input) { bytes in
+        try SourceBytes.with(input, format: .webp) { bytes in
             let features = try WebPFeatures(bytes)
             return features.isAnimated
                 ? try WebPAnimationDecoder.decode(bytes, targets: targets, onFrame: onFrame)
@@ -22,7 +22,7 @@ enum WebPDecoder {
     /// The size, and with `complete` the colour profile and for an animation its frame count and
     /// loop count (the chunks are parsed, no pixel is decoded).
     static func inspect(_ input: SourceInput, complete: Bool) throws -> ImageInspection {
-        try WebPBytes.with(input) { bytes in
+        try SourceBytes.with(input, format: .webp) { bytes in
             let features = try WebPFeatures(bytes)
             let colorProfile = complete ? colorProfile(in: bytes) : .none
             guard features.isAnimated && complete else {

@@ -2,15 +2,15 @@
 import Glibc
 #endif
 
-/// The whole of a WebP file in memory, as libwebp needs it: a memory input as it is, a file
-/// mapped read-only (never copied). A file that cannot be mapped (a pipe) is read into memory, at
-/// most `maxStreamedBytes` of it.
-enum WebPBytes {
+/// The whole of a source in memory, as libwebp, libheif and libavif need it: a memory input as it
+/// is, a file mapped read-only (never copied). A file that cannot be mapped (a pipe) is read into
+/// memory, at most `maxStreamedBytes` of it.
+enum SourceBytes {
     /// The most bytes read from a file that cannot be mapped (a pipe, a device): 64 MiB.
     static let maxStreamedBytes = 64 << 20
 
     /// Calls `body` with every byte of `input`; the bytes stay valid only during the call.
-    static func with<Result>(_ input: SourceInput, _ body: (UnsafeRawBufferPointer) throws -> Result) throws -> Result {
+    static func with<Result>(_ input: SourceInput, format: ImageFormat, _ body: (UnsafeRawBufferPointer) throws -> Result) throws -> Result {
         switch input {
         case .memory(let bytes):
             return try body(bytes)
@@ -25,13 +25,13 @@ enum WebPBytes {
                     return try body(UnsafeRawBufferPointer(start: mapping, count: length))
                 }
             }
-            let bytes = try readToEnd(file)
+            let bytes = try readToEnd(file, format: format)
             return try bytes.withUnsafeBytes(body)
         }
     }
 
     /// Every byte of `file` from its start; `corruptImage` past `maxStreamedBytes`.
-    private static func readToEnd(_ file: UnsafeMutablePointer<FILE>) throws -> [UInt8] {
+    private static func readToEnd(_ file: UnsafeMutablePointer<FILE>, format: ImageFormat) throws -> [UInt8] {
         rewind(file)
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
@@ -41,7 +41,7 @@ enum WebPBytes {
             if count < chunk.count { return bytes }
             guard bytes.count <= maxStreamedBytes else {
                 throw ImgCacheError.corruptImage(
-                    format: .webp, detail: "a WebP read from a stream is limited to \(maxStreamedBytes) bytes")
+                    format: format, detail: "a \(format.rawValue.uppercased()) read from a stream is limited to \(maxStreamedBytes) bytes")
             }
         }
     }
