@@ -9,12 +9,15 @@
 #            design, so the suites run without it), Tests/Sanitizers/leaks.supp for named
 #            third-party frames
 #   thread   the concurrent suites (pipeline, coalescer, blocking pool, loader, disk cache,
-#            server, Redis) under ThreadSanitizer
+#            server, Redis) under ThreadSanitizer, with Tests/Sanitizers/mutex_annotations.c
+#            preloaded (built here with the toolchain's clang): it tells TSan about
+#            Synchronization.Mutex's waits, which it cannot see
 #
 #   Tests/Sanitizers/run.sh [address] [leaks] [thread]     (default: all three, in that order)
 #
-# Every report goes to .build/sanitizer-reports (ASAN_OPTIONS, UBSAN_OPTIONS and TSAN_OPTIONS
-# log_path, also for the processes the tests start); any report fails the run and is printed.
+# Every report goes to .build/sanitizer-reports/STEP.PID (the sanitizers' log_path, also for the
+# processes the tests start); any report fails the run and is printed. A line per step gives its
+# time.
 # IMGCACHE_SANITIZER tells the tests which sanitizer they run under (TestSupport's `Sanitizer`).
 # Exit status: 0 every test passed and no report; 1 a test failed or a sanitizer reported;
 # 2 bad usage or a build failure.
@@ -23,6 +26,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 cd "$here/../.."
 root=$PWD
 reports=$root/.build/sanitizer-reports
+# Linked with lld, as the fuzzing harnesses are (Fuzz/run.sh).
 lld=(-Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld)
 asan=(--scratch-path .build/asan -Xswiftc -sanitize=address -Xcc -fsanitize=address -Xcc -fsanitize=undefined "${lld[@]}")
 tsan=(--scratch-path .build/tsan -Xswiftc -sanitize=thread -Xcc -fsanitize=thread "${lld[@]}")
@@ -58,6 +62,13 @@ build() {
   swift build --build-tests "$@" || exit 2
 }
 
+# The preload of the thread step, in the TSan build's folder.
+mutex_annotations() {
+  local library=$root/.build/tsan/mutex_annotations.so
+  clang -shared -fPIC -O1 -Wall -Werror -o "$library" "$here/mutex_annotations.c" -ldl || exit 2
+  echo "$library"
+}
+
 # run_tests SANITIZER SWIFT-TEST-ARGUMENTS...: one `swift test` of the prebuilt suites.
 run_tests() {
   local sanitizer=$1
@@ -70,25 +81,27 @@ for step in "${steps[@]}"; do
     address)
       build "AddressSanitizer, UndefinedBehaviorSanitizer in C" "${asan[@]}"
       say "unit, CLI, server and integration suites under AddressSanitizer"
-      ASAN_OPTIONS=log_path=$reports/asan:detect_leaks=0 \
-        UBSAN_OPTIONS=log_path=$reports/ubsan:print_stacktrace=1 \
+      ASAN_OPTIONS=log_path=$reports/address:detect_leaks=0 \
+        UBSAN_OPTIONS=log_path=$reports/address:print_stacktrace=1 \
         run_tests address "${asan[@]}" --skip "$asan_skip"
       ;;
     leaks)
       [ -x .build/asan/debug/imgcache ] || build "AddressSanitizer, UndefinedBehaviorSanitizer in C" "${asan[@]}"
       say "Samples/demo.sh with the ASan CLI under LeakSanitizer"
-      ASAN_OPTIONS=log_path=$reports/lsan:detect_leaks=1 \
+      ASAN_OPTIONS=log_path=$reports/leaks:detect_leaks=1:fast_unwind_on_malloc=0 \
         LSAN_OPTIONS=suppressions=$here/leaks.supp:print_suppressions=0 \
-        UBSAN_OPTIONS=log_path=$reports/ubsan:print_stacktrace=1 \
+        UBSAN_OPTIONS=log_path=$reports/leaks:print_stacktrace=1 \
         DEMO_OUT=$root/.build/sanitizer-demo Samples/demo.sh .build/asan/debug/imgcache >/dev/null || status=1
       ;;
     thread)
       build "ThreadSanitizer" "${tsan[@]}"
+      preload=$(mutex_annotations)
       say "concurrent suites under ThreadSanitizer"
-      TSAN_OPTIONS=log_path=$reports/tsan:suppressions=$here/threads.supp \
+      LD_PRELOAD=$preload TSAN_OPTIONS=log_path=$reports/thread:suppressions=$here/threads.supp \
         run_tests thread "${tsan[@]}" --filter "$tsan_filter"
       ;;
   esac
+  say "$step done"
 done
 
 found=$(find "$reports" -type f | sort)
