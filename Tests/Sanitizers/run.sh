@@ -3,8 +3,9 @@
 # own (.build/asan, .build/tsan), so the normal debug build is never rebuilt:
 #
 #   address  the unit, CLI, server and integration suites under AddressSanitizer, with
-#            UndefinedBehaviorSanitizer in the C targets (Swift refuses -sanitize=undefined on
-#            Linux); the CLI and the workers the tests start are the same ASan builds
+#            UndefinedBehaviorSanitizer in the C the package compiles (the CPNG and CJPEG shims;
+#            Swift refuses -sanitize=undefined on Linux, and Debian's libraries are not
+#            instrumented); the CLI and the workers the tests start are the same ASan builds
 #   leaks    Samples/demo.sh with that ASan CLI under LeakSanitizer (XCTest processes leak by
 #            design, so the suites run without it), Tests/Sanitizers/leaks.supp for named
 #            third-party frames
@@ -77,6 +78,7 @@ run_tests() {
 }
 
 for step in "${steps[@]}"; do
+  step_started=$SECONDS
   case $step in
     address)
       build "AddressSanitizer, UndefinedBehaviorSanitizer in C" "${asan[@]}"
@@ -97,11 +99,11 @@ for step in "${steps[@]}"; do
       build "ThreadSanitizer" "${tsan[@]}"
       preload=$(mutex_annotations)
       say "concurrent suites under ThreadSanitizer"
-      LD_PRELOAD=$preload TSAN_OPTIONS=log_path=$reports/thread:suppressions=$here/threads.supp \
+      LD_PRELOAD=$preload TSAN_OPTIONS=log_path=$reports/thread \
         run_tests thread "${tsan[@]}" --filter "$tsan_filter"
       ;;
   esac
-  say "$step done"
+  say "$step step took $((SECONDS - step_started)) s"
 done
 
 found=$(find "$reports" -type f | sort)
