@@ -26,7 +26,7 @@ SUDO := $(shell [ "$$(id -u)" -eq 0 ] || command -v sudo 2>/dev/null)
 # same list.
 APT_PACKAGES := libgif-dev libpng-dev libjpeg-dev libsqlite3-dev libssl-dev libdeflate-dev liblcms2-dev libwebp-dev webp libheif-dev libavif-dev libheif-examples libavif-bin libgs-common libcairo2-dev fonts-dejavu-core pkg-config nginx \
 	python3 python3-pip libjpeg-turbo-progs imagemagick gifsicle libvips-tools hyperfine time strace \
-	openssl ca-certificates libhiredis-dev redis-server libmicrohttpd-dev stress curl wrk
+	openssl ca-certificates libhiredis-dev redis-server libmicrohttpd-dev stress curl wrk chromium
 
 IMGCACHE_BIN ?= .build/release/imgcache
 BENCH_FLAGS ?=
@@ -34,7 +34,7 @@ THROUGHPUT_FLAGS ?=
 
 FUZZ_SECONDS ?= 600
 
-.PHONY: all help setup build release test test-sanitized demo fuzz bench bench-throughput bench-compare bench-corpus bench-memory bench-limits bench-webp bench-webp-size bench-smartcrop bench-redis bench-disk-hit bench-serve clean
+.PHONY: all help setup build release test test-sanitized demo fuzz bench bench-throughput bench-compare bench-corpus bench-memory bench-limits bench-webp bench-webp-size bench-avif-size bench-heif bench-smartcrop bench-redis bench-disk-hit bench-serve clean
 
 all: build
 
@@ -52,7 +52,9 @@ help:
 	@echo "make bench-memory  peak-RSS benchmark (Benchmarks/memory.sh; pass options as BENCH_FLAGS=--report-only)"
 	@echo "make bench-limits  peak RSS at the decoding limits against vipsthumbnail, checked against 250 MB (Benchmarks/memory-limits.sh)"
 	@echo "make bench-webp    setup, release build, a 24 MP WebP to 1014x474 JPEG against vipsthumbnail, Pillow and dwebp with hyperfine (Benchmarks/webp.sh; BENCH_FLAGS=\"--rounds 3 --runs 5\")"
+	@echo "make bench-heif    setup, release build, a 12 MP HEIC, a 4K AVIF and a 48 MP HEIC to an iPhone 16 Pro medium widget against vipsthumbnail and Pillow with pillow-heif: wall time and peak RSS (Benchmarks/heif.sh; BENCH_FLAGS=\"--rounds 3\")"
 	@echo "make bench-webp-size  setup, release build, corpus, WebP's size against JPEG q85 and GIF at the same SSIM on the benchmark corpus (imgcache-bench --webp-sizes)"
+	@echo "make bench-avif-size  setup, release build, corpus, AVIF's size against JPEG q85 and WebP at the same SSIM on the corpus's stills, with encode times (imgcache-bench --avif-sizes)"
 	@echo "make bench-smartcrop  setup, release build, --gravity smart against vipsthumbnail --smartcrop attention on a synthetic photo set: window distance and time over a centre crop (Benchmarks/smartcrop.sh; BENCH_FLAGS=\"--rounds 3\")"
 	@echo "make bench-redis   setup, release build, 4 prefetch instances sharing one Redis against 1: origin requests and wall time (Benchmarks/redis.sh; BENCH_FLAGS=\"--urls 200 --instances 4 --delay-ms 20\")"
 	@echo "make bench-disk-hit  setup, release build, fetch of a stored 8-frame GIF variant against cache path in a cache of 600 entries, with hyperfine and strace's sync count (Benchmarks/disk-hit.sh; BENCH_FLAGS=\"--rounds 7 --runs 10 --baseline OLD_BINARY\")"
@@ -76,9 +78,10 @@ setup:
 	  fi; \
 	fi
 # The Python modules the tests and benchmarks import, each as module:pip-package:Debian-package
-# (imgproxy, whose URL signing the serve URL tests check against, has no Debian package).
+# (imgproxy, whose URL signing the serve URL tests check against, and pillow-heif, the HEIC peer and
+# test-file writer, have no Debian package).
 	@missing=""; \
-	for entry in PIL:pillow:python3-pil numpy:numpy:python3-numpy prometheus_client:prometheus_client:python3-prometheus-client imgproxy:imgproxy==1.0.0:; do \
+	for entry in PIL:pillow:python3-pil numpy:numpy:python3-numpy prometheus_client:prometheus_client:python3-prometheus-client imgproxy:imgproxy==1.0.0: pillow_heif:pillow-heif:; do \
 	  $(PYTHON) -c "import $${entry%%:*}" 2>/dev/null || missing="$$missing $$entry"; \
 	done; \
 	if [ -n "$$missing" ]; then \
@@ -98,7 +101,7 @@ setup:
 	    $(PYTHON) -c "import $${entry%%:*}" || { echo "setup: could not install $${entry%%:*} for $(PYTHON)" >&2; exit 1; }; \
 	  done; \
 	fi
-	@echo "setup: Swift, the Debian packages, Pillow, numpy, prometheus_client and imgproxy are installed"
+	@echo "setup: Swift, the Debian packages, Pillow, pillow-heif, numpy, prometheus_client and imgproxy are installed"
 
 build:
 	$(SWIFT) build
@@ -129,8 +132,14 @@ bench-limits: setup release
 bench-webp: setup release
 	Benchmarks/webp.sh --no-build $(BENCH_FLAGS)
 
+bench-heif: setup release
+	Benchmarks/heif.sh --no-build $(BENCH_FLAGS)
+
 bench-webp-size: bench-corpus release
 	.build/release/imgcache-bench --webp-sizes
+
+bench-avif-size: bench-corpus release
+	.build/release/imgcache-bench --avif-sizes
 
 bench-smartcrop: setup release
 	Benchmarks/smartcrop.sh --no-build $(BENCH_FLAGS)

@@ -33,15 +33,13 @@ enum WebPSizeReport {
         print("|---|---|---|---:|---:|---:|---:|---:|---:|")
         var complete = true
         for input in inputs {
-            let path = corpus + "/" + input.file
-            guard FileManager.default.fileExists(atPath: path) else {
-                print("| \(input.file) | missing: run Benchmarks/make-corpus.py | | | | | | | |")
+            guard let path = SizeMeasurer.corpusFile(input.file, in: corpus, columns: 9) else {
                 complete = false
                 continue
             }
             let image = try ImageDecoder.decode(
                 .file(path: path), options: DecodingOptions(targetSize: input.target, maxFrames: input.baselines == [.gif] ? 50 : 1))
-            var measurer = Measurer(image: image)
+            var measurer = SizeMeasurer(image: image)
             let lossless = try measurer.bytes(WebPEncoder.encode(image, compression: .lossless), exact: true)
             for baseline in input.baselines {
                 let first = image.frames[0].bitmap
@@ -52,7 +50,8 @@ enum WebPSizeReport {
                 }
                 let target = try measurer.ssim(of: data)
                 var webp = (kind: "lossless", bytes: lossless, ssim: 1.0)
-                if let lossy = try measurer.lowestWebPQuality(reaching: target), lossy.bytes < lossless {
+                let lowest = try measurer.lowestQuality("webp", reaching: target) { try WebPEncoder.encode(image, compression: .lossy(quality: $0)) }
+                if let lossy = lowest, lossy.bytes < lossless {
                     webp = ("q\(lossy.quality)", lossy.bytes, lossy.ssim)
                 }
                 print("| \(input.file) | \(image.size), \(image.frames.count) | \(name) | \(data.count) | "
@@ -61,50 +60,5 @@ enum WebPSizeReport {
             }
         }
         return complete
-    }
-
-    /// SSIMs of encodings of one decoded image, WebP ones by quality kept for the search.
-    struct Measurer {
-        let image: DecodedImage
-        private var webp: [Int: (bytes: Int, ssim: Double)] = [:]
-
-        init(image: DecodedImage) { self.image = image }
-
-        /// The mean SSIM of `data`'s frames, read back by imgcache, against the decoded frames.
-        func ssim(of data: Data) throws -> Double {
-            let decoded = try ImageDecoder.decode(.data(data), options: DecodingOptions(maxFrames: 10_000, frameBudgetBytes: 64 << 20))
-            guard decoded.frames.count == image.frames.count else {
-                throw ImgCacheError.invalidArgument("read back \(decoded.frames.count) frames of \(image.frames.count)")
-            }
-            let total = zip(decoded.frames, image.frames).reduce(0.0) { $0 + SSIM.of($1.0.bitmap, $1.1.bitmap) }
-            return total / Double(image.frames.count)
-        }
-
-        /// `data`'s size once checked to read back (to SSIM 1 when `exact`).
-        func bytes(_ data: Data, exact: Bool) throws -> Int {
-            let ssim = try ssim(of: data)
-            guard !exact || ssim > 0.99999 else { throw ImgCacheError.invalidArgument("lossless WebP read back at SSIM \(ssim)") }
-            return data.count
-        }
-
-        mutating func webp(_ quality: Int) throws -> (bytes: Int, ssim: Double) {
-            if let known = webp[quality] { return known }
-            let data = try WebPEncoder.encode(image, compression: .lossy(quality: quality))
-            let measured = (data.count, try ssim(of: data))
-            webp[quality] = measured
-            return measured
-        }
-
-        /// The lowest quality whose SSIM is at least `target`; nil when not even 100 reaches it.
-        mutating func lowestWebPQuality(reaching target: Double) throws -> (quality: Int, bytes: Int, ssim: Double)? {
-            guard try webp(100).ssim >= target else { return nil }
-            var low = 1, high = 100
-            while low < high {
-                let middle = (low + high) / 2
-                if try webp(middle).ssim >= target { high = middle } else { low = middle + 1 }
-            }
-            let found = try webp(low)
-            return (low, found.bytes, found.ssim)
-        }
     }
 }

@@ -2,8 +2,10 @@
 //
 //   imgcache-bench [--corpus DIR] [--runs N] [NAME-SUBSTRING...]
 //   imgcache-bench --webp-sizes [--corpus DIR]
+//   imgcache-bench --avif-sizes [--corpus DIR]
 //
-// --webp-sizes prints WebP's size against JPEG and GIF at the same SSIM instead (WebPSizeReport).
+// --webp-sizes prints WebP's size against JPEG and GIF at the same SSIM instead (WebPSizeReport),
+// --avif-sizes AVIF's against JPEG and WebP, with encode times (AVIFSizeReport).
 // Each scenario runs in a child process of its own (so its peak RSS is its own): one warm-up run,
 // then N measured runs (default 9). Prints a markdown table: median and p95 wall time, and the
 // child's peak resident set size. Build with `swift build -c release` for meaningful figures.
@@ -21,11 +23,11 @@ let corpus = option("--corpus") ?? ProcessInfo.processInfo.environment["IMGCACHE
     ?? ((ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp") + "/imgcache-bench")
 let runs = max(1, Int(option("--runs") ?? "") ?? 9)
 
-if arguments.contains("--webp-sizes") {
+for (flag, report) in [("--webp-sizes", WebPSizeReport.run), ("--avif-sizes", AVIFSizeReport.run)] where arguments.contains(flag) {
     do {
-        exit(try WebPSizeReport.run(corpus: corpus) ? 0 : 1)
+        exit(try report(corpus) ? 0 : 1)
     } catch {
-        FileHandle.standardError.write(Data("webp sizes: \(error)\n".utf8))
+        FileHandle.standardError.write(Data("\(flag.dropFirst(2)): \(error)\n".utf8))
         exit(1)
     }
 }

@@ -19,12 +19,13 @@ enum DecodeCommand: Command {
         Options:
         \(TargetArguments.help)
         \(ProcessingArguments.help)
-          --quality Q         JPEG or WebP quality 1-100 (default 85)
-          --max-bytes N       the output's byte cap: JPEG and WebP at the largest quality up to Q
-                              that fits (WebP lossy then), other formats as they are; what cannot
-                              fit fails (exit 14)
+          --quality Q         JPEG, WebP or AVIF quality 1-100 (default 85; AVIF 63, imgproxy's)
+          --max-bytes N       the output's byte cap: JPEG, WebP and AVIF at the largest quality up
+                              to Q that fits (WebP lossy then), other formats as they are; what
+                              cannot fit fails (exit 14)
           -o, --output OUT    output file; its extension picks the format (.png, .jpg, .gif,
-                              .webp: every frame kept, lossy when opaque, else lossless).
+                              .webp: every frame kept, lossy when opaque, else lossless; .avif:
+                              every frame kept, lossy, alpha kept; no .heic: x265 is GPL).
                               Default: <name>.<W>x<H>.<ext> in the current folder, in GIF when
                               several frames are kept, else JPEG (quality 85) when every pixel is
                               opaque, else PNG.
@@ -39,7 +40,6 @@ enum DecodeCommand: Command {
         let scale = try target.singleTarget(verb: "decode")?.resolve().scale ?? 1
         options.acceptsTruncatedData = arguments.flag("--accept-truncated")
         let quality = try arguments.value("--quality", expected: "a number from 1 to 100") { Int($0) }
-            ?? JPEGEncoder.defaultQuality
         let maxBytes = try RequestArguments.maxBytes(&arguments)
         let outputPath = try arguments.value("-o", "--output")
         let input = try arguments.positionals(1, usage: "imgcache decode FILE --size WxH")[0]
@@ -48,7 +48,7 @@ enum DecodeCommand: Command {
         let format = try outputPath.map { try FetchCommand.outputFormat(forPath: $0, quality: quality).request } ?? .automatic
         switch format {
         case .png, .jpeg: options.maxFrames = 1
-        case .automatic, .gif, .webp, .webpLossless: break
+        case .automatic, .gif, .webp, .webpLossless, .avif: break
         }
         let writer = try OutputWriter(format: format, quality: quality, maxBytes: maxBytes, colorPolicy: options.colorPolicy)
         // What the pipeline runs for the same request: the blur and tint, then a padding and the background.

@@ -24,7 +24,7 @@ enum FetchCommand: Command {
           --json              print a JSON object: path, pixel and point size, scale, frames, format,
                               bytes, cache outcome (memory, disk, shared, revalidated, network) and timings
           -o, --output FILE   also write the result to FILE; its extension picks the format
-                              (.png, .jpg, .gif, .webp), so --format goes without it
+                              (.png, .jpg, .gif, .webp, .avif), so --format goes without it
         """
 
     static func run(_ arguments: inout ArgumentList) throws {
@@ -37,7 +37,7 @@ enum FetchCommand: Command {
         let source = try arguments.positionals(1, usage: "imgcache fetch URL|PATH [options]")[0]
         if let output {
             guard options.format == nil else { throw UsageError("-o's extension picks the format: give --format or -o") }
-            options.format = try outputFormat(forPath: output, quality: options.quality ?? JPEGEncoder.defaultQuality).request
+            options.format = try outputFormat(forPath: output, quality: options.quality).request
         }
         let requests = try fetch.requests(for: source).map { request in
             var request = options.applied(to: request)
@@ -67,17 +67,17 @@ enum FetchCommand: Command {
 
     private static let notStored = "(not stored: the server sent no-store, or --store none)"
 
-    /// The output format `path`'s extension names, as a format and as a request's output format.
-    static func outputFormat(forPath path: String, quality: Int) throws
+    /// The output format `path`'s extension names, as a format and as a request's output format
+    /// at `quality` (nil: the format's default).
+    static func outputFormat(forPath path: String, quality: Int?) throws
         -> (format: ImageFormat, request: ImageRequest.OutputFormat)
     {
-        switch URL(fileURLWithPath: path).pathExtension.lowercased() {
-        case "png": return (.png, .png)
-        case "jpg", "jpeg": return (.jpeg, .jpeg(quality: quality))
-        case "gif": return (.gif, .gif)
-        case "webp": return (.webp, .webp(quality: quality))
-        default: throw UsageError("cannot tell the output format of '\(path)'; use .png, .jpg, .gif or .webp")
+        let name = URL(fileURLWithPath: path).pathExtension
+        let written: [String: ImageFormat] = ["png": .png, "jpg": .jpeg, "jpeg": .jpeg, "gif": .gif, "webp": .webp, "avif": .avif]
+        guard let request = try OutputFormatName.format(name, quality: quality), let format = written[name.lowercased()] else {
+            throw UsageError("cannot tell the output format of '\(path)'; use .png, .jpg, .gif, .webp or .avif")
         }
+        return (format, request)
     }
 }
 

@@ -2,11 +2,11 @@ import Foundation
 import ImgCache
 
 /// Encodes decoded frames as they arrive: a GIF is written frame by frame on a second core while
-/// decoding goes on (a frame is dropped once encoded); a WebP keeps every frame and a still its
+/// decoding goes on (a frame is dropped once encoded); a WebP or AVIF keeps every frame and a still its
 /// one frame until `finish`, which encodes them with `VariantEncoder`, as the pipeline does its
 /// variants. The automatic format holds the first frame until it knows whether a second follows:
 /// GIF for several frames, else JPEG when every pixel is opaque, else PNG. Under
-/// `ColorPolicy.keep` a JPEG, PNG or WebP carries the source's RGB profile.
+/// `ColorPolicy.keep` a JPEG, PNG, WebP or AVIF carries the source's RGB profile.
 final class OutputWriter {
     private let format: ImageRequest.OutputFormat
     private let quality: Int?
@@ -68,10 +68,10 @@ final class OutputWriter {
 }
 
 extension ImageRequest.OutputFormat {
-    /// True for the formats whose every frame `OutputWriter` keeps for the encoder (WebP).
+    /// True for the formats whose every frame `OutputWriter` keeps for the encoder (WebP, AVIF).
     fileprivate var keepsEveryFrame: Bool {
         switch self {
-        case .webp, .webpLossless: return true
+        case .webp, .webpLossless, .avif: return true
         case .automatic, .png, .jpeg, .gif: return false
         }
     }

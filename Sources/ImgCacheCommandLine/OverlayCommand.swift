@@ -27,7 +27,7 @@ enum OverlayCommand: Command {
         let output = try arguments.value("-o", "--output")
         let path = try arguments.positionals(1, usage: "imgcache overlay SCREENSHOT -o OUT.png")[0]
         guard let output else { throw UsageError("-o OUT.png is required") }
-        let format = try FetchCommand.outputFormat(forPath: output, quality: JPEGEncoder.defaultQuality).format
+        let format = try FetchCommand.outputFormat(forPath: output, quality: nil).format
         guard format == .png || format == .jpeg else {
             throw UsageError("the overlay is PNG or JPEG: '\(output)' names \(format.rawValue.uppercased())")
         }

@@ -22,9 +22,11 @@ struct RequestArguments {
                               or none (nothing written; -o still writes the result to its file)
           --format F          the cached variant's format: auto (default: GIF for several frames,
                               else JPEG when opaque, else PNG), jpeg, png, gif, webp (every frame;
-                              lossy when opaque, else lossless) or webp-lossless
-          --quality Q         JPEG or WebP quality 1-100 of the cached variant (default 85)
-          --max-bytes N       the variant's byte cap: JPEG and WebP at the largest quality up to
+                              lossy when opaque, else lossless), webp-lossless or avif (every
+                              frame, lossy; alpha kept). No heic: its encoder, x265, is GPL
+          --quality Q         JPEG, WebP or AVIF quality 1-100 of the cached variant (default 85;
+                              AVIF 63, imgproxy's)
+          --max-bytes N       the variant's byte cap: JPEG, WebP and AVIF at the largest quality up to
                               Q that fits (WebP lossy then), other formats as they are; what cannot
                               fit fails (exit 14)
         """
@@ -65,14 +67,11 @@ struct RequestArguments {
             Int(word).flatMap { (1...100).contains($0) ? $0 : nil }
         }
         result.maxBytes = try maxBytes(&arguments)
-        let quality = result.quality ?? JPEGEncoder.defaultQuality
-        let jpeg = ImageRequest.OutputFormat.jpeg(quality: quality)
-        result.format = try arguments.value("--format", expected: "auto, jpeg, png, gif, webp or webp-lossless") { word in
-            let formats: [String: ImageRequest.OutputFormat] = [
-                "auto": .automatic, "jpeg": jpeg, "jpg": jpeg, "png": .png, "gif": .gif, "webp": .webp(quality: quality),
-                "webp-lossless": .webpLossless,
-            ]
-            return formats[word.lowercased()]
+        if let name = try arguments.value("--format") {
+            guard let format = try OutputFormatName.format(name, quality: result.quality) else {
+                throw UsageError("--format expects \(OutputFormatName.formatNames), got '\(name)'")
+            }
+            result.format = format
         }
         return result
     }

@@ -30,6 +30,10 @@ enum ServeCommand: Command {
           --max-in-flight N      requests answered at once; more wait in a queue (default 64)
           --max-queue N          requests waiting; more get 503 with Retry-After (default 256)
           --request-timeout S    longest a request may take (default 30; 504 past it)
+          --auto-format LIST     answer a URL naming no format in the first of LIST (avif, webp or
+                                 both, comma-separated) that the request's Accept header names
+                                 (image/avif, image/webp; not image/*), with Vary: Accept, as
+                                 imgproxy's AUTO_AVIF and AUTO_WEBP (default none: automatic)
           --access-log FILE|-    a JSON line per request: time, method, path without signature,
                                  status, bytes, ms, cache outcome (default none; - is standard output)
           --ignore-query L       query items of source URLs left out of cache keys (see fetch)

@@ -34,6 +34,7 @@ struct ServeOptions {
         let drainSeconds = try reader.seconds("drain-seconds", in: 0...3600) ?? 10
         let ttl = try reader.number("ttl", in: 0...315_360_000) ?? 31_536_000
         let accessLog = try reader.value("access-log")
+        let autoFormats = try reader.value("auto-format").map(Self.autoFormats) ?? []
         let allowsUnsigned = try reader.flag("allow-unsigned")
         let allowsPrivateSources = try reader.flag("allow-private-sources")
 
@@ -69,8 +70,19 @@ struct ServeOptions {
         }
         let urls = ServeURLConfiguration(signing: signing, limits: pipeline.limits, keyPolicy: pipeline.keyPolicy)
         return ServeOptions(
-            pipeline: pipeline, server: ImageServer.Configuration(urls: urls, http: http, ttl: ttl, accessLogPath: accessLog),
+            pipeline: pipeline, server: ImageServer.Configuration(
+                urls: urls, http: http, ttl: ttl, accessLogPath: accessLog, autoFormats: autoFormats),
             drainSeconds: drainSeconds, isSigned: key != nil)
+    }
+
+    /// `--auto-format`'s comma-separated formats, most preferred first: avif and webp.
+    private static func autoFormats(_ list: String) throws -> [ImageFormat] {
+        let names = list.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        let formats = names.compactMap { name in [ImageFormat.avif, .webp].first { $0.rawValue == name } }
+        guard formats.count == names.count, Set(formats).count == formats.count else {
+            throw UsageError("--auto-format expects avif, webp or both, comma-separated, most preferred first; got '\(list)'")
+        }
+        return formats
     }
 
     /// Options first, then their environment variables.

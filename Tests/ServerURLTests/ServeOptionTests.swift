@@ -71,6 +71,10 @@ final class ServeOptionTests: XCTestCase {
             (["f:webp"], "", ImageRequest(url: url, outputFormat: .webp(quality: 85))),
             (["q:60"], "webp", ImageRequest(url: url, outputFormat: .webp(quality: 60))),
             (["format:webp", "mb:20000"], "", ImageRequest(url: url, outputFormat: .webp(quality: 85), maxBytes: 20_000)),
+            // AVIF's default quality is imgproxy's, 63; q means what it means to imgproxy.
+            (["f:avif"], "", ImageRequest(url: url, outputFormat: .avif(quality: 63))),
+            (["q:80"], "avif", ImageRequest(url: url, outputFormat: .avif(quality: 80))),
+            (["format:avif", "mb:9000"], "", ImageRequest(url: url, outputFormat: .avif(quality: 63), maxBytes: 9000)),
             (["max_bytes:5000", "q:70"], "", ImageRequest(url: url, quality: 70, maxBytes: 5000)),
             (["mb:5000", "mb:0"], "", ImageRequest(url: url)),
             (["fr:8", "bu:4194304"], "", ImageRequest(url: url, maxFrames: 8, frameBudgetBytes: 4 << 20)),
@@ -183,9 +187,12 @@ final class ServeOptionTests: XCTestCase {
             (["w:10", "extend:1"], "", .unsupportedOption(name: "extend", detail: Self.extendDetail)),
             (["ex:1:sm", "w:10", "h:10"], "", .unsupportedOption(
                 name: "ex", detail: "sm picks a crop's window; a padding is placed at ce, no, so, ea, we, noea, nowe, soea, sowe or fp:X:Y")),
-            (["format:avif"], "", .unsupportedOption(name: "format", detail: "avif output is not supported: jpg, png, gif or webp")),
-            ([], "best", .unsupportedOption(name: "extension", detail: "best output is not supported: jpg, png, gif or webp")),
-            ([], "tga", .invalidOption(name: "extension", detail: "'tga' is no image format: jpg, png, gif or webp")),
+            (["format:heic"], "", .unsupportedOption(
+                name: "format", detail: "heic output is not supported: its only encoder, x265, is GPL; use avif")),
+            ([], "heic", .unsupportedOption(name: "extension", detail: "heic output is not supported: its only encoder, x265, is GPL; use avif")),
+            (["f:jxl"], "", .unsupportedOption(name: "f", detail: "jxl output is not supported: jpg, png, gif, webp or avif")),
+            ([], "best", .unsupportedOption(name: "extension", detail: "best output is not supported: jpg, png, gif, webp or avif")),
+            ([], "tga", .invalidOption(name: "extension", detail: "'tga' is no image format: jpg, png, gif, webp or avif")),
         ]
         for (options, fileExtension, expected) in cases {
             XCTAssertEqual(ServeParsing.error(options: options, extension: fileExtension), expected, "\(options) .\(fileExtension)")

@@ -52,6 +52,10 @@ public struct ImageRequest: Sendable, Hashable {
         case webp(quality: Int)
         /// WebP, lossless whatever the pixels (fully transparent pixels become transparent black).
         case webpLossless
+        /// AVIF, every kept frame (an animation becomes an image sequence), lossy at a quality from
+        /// 1 to 100 as imgproxy means it (see `AVIFEncoder`), with an alpha plane when any pixel
+        /// is translucent. Never chosen by `.automatic`.
+        case avif(quality: Int)
     }
 
     /// An http or https URL (or a file URL when the pipeline allows files).
@@ -85,7 +89,7 @@ public struct ImageRequest: Sendable, Hashable {
     /// Default nil: 85. (`.jpeg(quality:)` carries its own.)
     public var quality: Int?
     /// The most bytes the stored result may take (imgproxy's `max_bytes`); part of the variant's
-    /// key. JPEG and lossy WebP are encoded at the largest quality, up to the request's, that
+    /// key. JPEG, lossy WebP and AVIF are encoded at the largest quality, up to the request's, that
     /// fits (found by bisection on the prepared pixels); PNG, GIF and lossless WebP must fit as
     /// they are. What cannot fit fails with `ImgCacheError.outputOverByteLimit`. Default nil: no cap.
     public var maxBytes: Int?
@@ -172,20 +176,20 @@ extension ImageRequest.OutputFormat {
     var isStill: Bool {
         switch self {
         case .png, .jpeg: return true
-        case .automatic, .gif, .webp, .webpLossless: return false
+        case .automatic, .gif, .webp, .webpLossless, .avif: return false
         }
     }
 
-    /// The quality `.jpeg(quality:)` or `.webp(quality:)` carries; nil for the other formats.
+    /// The quality `.jpeg(quality:)`, `.webp(quality:)` or `.avif(quality:)` carries; nil for the other formats.
     var carriedQuality: Int? {
         switch self {
-        case .jpeg(let quality), .webp(let quality): return quality
+        case .jpeg(let quality), .webp(let quality), .avif(let quality): return quality
         case .automatic, .png, .gif, .webpLossless: return nil
         }
     }
 
     /// The canonical name used in cache keys: "auto" ("auto-q20" when `.automatic` uses a JPEG
-    /// quality other than 85), "png", "jpeg85", "gif", "webp85", "webp-lossless"; with a byte
+    /// quality other than 85), "png", "jpeg85", "gif", "webp85", "webp-lossless", "avif63"; with a byte
     /// cap, "-max" and the cap after it ("jpeg85-max20000").
     func keyComponent(quality: Int, maxBytes: Int? = nil) -> String {
         let name: String
@@ -196,6 +200,7 @@ extension ImageRequest.OutputFormat {
         case .gif: name = "gif"
         case .webp(let quality): name = "webp\(quality)"
         case .webpLossless: name = "webp-lossless"
+        case .avif(let quality): name = "avif\(quality)"
         }
         return name + (maxBytes.map { "-max\($0)" } ?? "")
     }

@@ -7,7 +7,8 @@ import Foundation
 ///   PNG for one with any translucent pixel.
 /// - `.webp(quality:)`: every frame, lossy when every pixel of every frame is opaque, else
 ///   lossless; always lossy under a byte cap. `.webpLossless`: lossless.
-/// - PNG and JPEG keep the first frame; they and WebP carry `iccProfile` (GIF cannot).
+/// - `.avif(quality:)`: every frame, lossy (see `AVIFEncoder`), alpha kept.
+/// - PNG and JPEG keep the first frame; they, WebP and AVIF carry `iccProfile` (GIF cannot).
 /// - `maxBytes`: see `ByteCap`; the quality searched down from is the format's (or `quality` for
 ///   `.automatic`'s JPEG).
 public struct VariantEncoder: Sendable {
@@ -61,6 +62,11 @@ public struct VariantEncoder: Sendable {
             return (webp, .webp)
         case .webp, .webpLossless:
             return (try fitting(WebPEncoder.encode(image, compression: .lossless, iccProfile: iccProfile), .webp), .webp)
+        case .avif(let quality):
+            let avif = try largestFitting(upTo: quality, .avif) { quality in
+                try AVIFEncoder.encode(image, quality: quality, iccProfile: iccProfile)
+            }
+            return (avif, .avif)
         }
     }
 

@@ -10,7 +10,9 @@ import ImgCacheServerURLs
 /// An image response carries its Content-Type, a strong ETag (see `EntityTags`; `If-None-Match`
 /// gives 304), `Cache-Control: public, max-age=TTL` (signed URLs name immutable results), and the
 /// variant's file, sent by the server without copying it through Swift. Errors carry
-/// `Cache-Control: no-store` and one line of text.
+/// `Cache-Control: no-store` and one line of text. With `FormatNegotiation` active, a URL that
+/// names no format is prepared in the format its `Accept` header picks, and every response to
+/// it (304s and errors too) carries `Vary: Accept`.
 final class ImageService: Sendable {
     let pipeline: ImagePipeline
     /// Seconds clients and CDNs may keep an image (`max-age`).
@@ -21,15 +23,20 @@ final class ImageService: Sendable {
     /// and 512 a request), least recently used dropped first.
     private let parsedPaths = MemoryCache<String, ServeRequest>(costLimit: 4 << 20, maxEntryShare: 0.01)
     private let tags = EntityTags()
-    /// The answers given at once lately, by path (see `ServedAnswers`).
+    /// The answers given at once lately, by path and negotiated format (see `ServedAnswers`).
     private let answers: ServedAnswers
+    private let negotiation: FormatNegotiation
     /// The responses the server sent, by status (the server's observer records them).
     let metrics: ServerMetrics
     /// The server, for its state (`/health`) and statistics (`/metrics`), once it runs.
     private let server: ServerReference
 
-    init(pipeline: ImagePipeline, urls: ServeURLConfiguration, ttl: Int, metrics: ServerMetrics, server: ServerReference) {
+    init(
+        pipeline: ImagePipeline, urls: ServeURLConfiguration, ttl: Int, negotiation: FormatNegotiation, metrics: ServerMetrics,
+        server: ServerReference
+    ) {
         self.pipeline = pipeline
+        self.negotiation = negotiation
         self.ttl = ttl
         answers = ServedAnswers(pipeline: pipeline)
         parser = ServeURLParser(configuration: urls)
@@ -44,11 +51,15 @@ final class ImageService: Sendable {
         case "/health": return await health()
         case "/metrics": return metricsResponse()
         default:
+            let format = negotiation.format(for: request.headers)
+            var varies = false
             do {
-                let summary = try await prepare(try parse(request.path))
-                return imageAnswer(summary).answer.response(ifNoneMatch: request.headers["if-none-match"])
+                let served = try parse(request.path)
+                varies = negotiates(served)
+                let summary = try await prepare(served, in: format)
+                return imageAnswer(summary, varies: varies).answer.response(ifNoneMatch: request.headers["if-none-match"])
             } catch {
-                return failure(error)
+                return failure(error, varies: varies)
             }
         }
     }
@@ -59,25 +70,43 @@ final class ImageService: Sendable {
     func respondAtOnce(to request: HTTPRequest) -> HTTPResponse? {
         guard request.path != "/health", request.path != "/metrics" else { return nil }
         let ifNoneMatch = request.headers["if-none-match"]
-        if let answer = answers.answer(for: request.path) { return answer.response(ifNoneMatch: ifNoneMatch) }
+        let format = negotiation.format(for: request.headers)
+        // The memo's key: the path, and the format negotiated when requests are.
+        let memoKey = negotiation.isActive ? request.path + "\n" + (format?.rawValue ?? "auto") : request.path
+        if let answer = answers.answer(for: memoKey) { return answer.response(ifNoneMatch: ifNoneMatch) }
         let served: ServeRequest
         do {
             served = try parse(request.path)
         } catch {
-            return failure(error)
+            return failure(error, varies: false)
         }
-        guard case .ready(let imageRequest) = served.plan, let summary = pipeline.storedSummary(for: imageRequest) else {
-            return nil
-        }
-        let (answer, file) = imageAnswer(summary)
-        if let file { answers.keep(answer, for: request.path, summary: summary, path: file.path, version: file.version) }
+        guard case .ready(let imageRequest) = served.plan,
+              let summary = pipeline.storedSummary(for: negotiated(imageRequest, in: format))
+        else { return nil }
+        let (answer, file) = imageAnswer(summary, varies: negotiates(served))
+        if let file { answers.keep(answer, for: memoKey, summary: summary, path: file.path, version: file.version) }
         return answer.response(ifNoneMatch: ifNoneMatch)
     }
 
-    /// The error's status (see `ErrorStatus`), one line of text, never stored.
-    private func failure(_ error: any Error) -> HTTPResponse {
+    /// The error's status (see `ErrorStatus`), one line of text, never stored; `Vary: Accept`
+    /// when the route negotiates its format.
+    private func failure(_ error: any Error, varies: Bool) -> HTTPResponse {
         let failure = ErrorStatus(error)
-        return .text(status: failure.status, failure.message, headers: ["Cache-Control": "no-store"])
+        var headers: HTTPHeaders = ["Cache-Control": "no-store"]
+        if varies { headers.set(name: "Vary", value: "Accept") }
+        return .text(status: failure.status, failure.message, headers: headers)
+    }
+
+    /// True when `served`'s format is negotiated: requests are, and its URL names no format (a
+    /// slice, PNG unless named, never is).
+    private func negotiates(_ served: ServeRequest) -> Bool {
+        guard negotiation.isActive, case .ready(let request) = served.plan else { return false }
+        return request.outputFormat == .automatic
+    }
+
+    /// `request` in the negotiated `format` (see `FormatNegotiation.request(_:in:)`); as it is for nil.
+    private func negotiated(_ request: ImageRequest, in format: ImageFormat?) -> ImageRequest {
+        format.map { FormatNegotiation.request(request, in: $0) } ?? request
     }
 
     /// What `path` asks for (see `ServeURLParser.parse(path:)`), remembered.
@@ -88,12 +117,13 @@ final class ImageService: Sendable {
         return served
     }
 
-    /// The variant `served` names, prepared (fetched, rendered, stored) as `imgcache fetch` does;
-    /// a wallpaper slice once the screenshot's size is known.
-    private func prepare(_ served: ServeRequest) async throws -> ImageSummary {
+    /// The variant `served` names, in the negotiated `format` when it names none, prepared
+    /// (fetched, rendered, stored) as `imgcache fetch` does; a wallpaper slice once the
+    /// screenshot's size is known.
+    private func prepare(_ served: ServeRequest, in format: ImageFormat?) async throws -> ImageSummary {
         switch served.plan {
         case .ready(let request):
-            return try await pipeline.prepare(request)
+            return try await pipeline.prepare(negotiated(request, in: format))
         case .slice(let slice):
             let screenshot = try await pipeline.data(for: served.sourceURL)
             let size = try ImageDecoder.inspect(.data(screenshot.data)).size
@@ -101,12 +131,15 @@ final class ImageService: Sendable {
         }
     }
 
-    /// The answer serving `summary`'s variant, and its file (with the version its tag was
-    /// computed from) when it is stored.
-    private func imageAnswer(_ summary: ImageSummary) -> (answer: ServedAnswers.Answer, file: (path: String, version: StoredFileVersion)?) {
+    /// The answer serving `summary`'s variant (with `Vary: Accept` when `varies`), and its file
+    /// (with the version its tag was computed from) when it is stored.
+    private func imageAnswer(
+        _ summary: ImageSummary, varies: Bool
+    ) -> (answer: ServedAnswers.Answer, file: (path: String, version: StoredFileVersion)?) {
         var headers: HTTPHeaders = [
             "Content-Type": summary.format.mimeType, "Cache-Control": "public, max-age=\(ttl)",
         ]
+        if varies { headers.set(name: "Vary", value: "Accept") }
         // A file URL's path is not free to compute: once.
         let path = summary.fileURL?.path
         let tag = tags.tag(for: summary, path: path)

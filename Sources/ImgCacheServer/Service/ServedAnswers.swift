@@ -1,7 +1,8 @@
 import ImgCache
 import Synchronization
 
-/// The image answers `ImageService` gave at once lately, by request path: a path asked for again
+/// The image answers `ImageService` gave at once lately, by request path (with the negotiated
+/// format after it when serve negotiates formats, as `ImageService` keys them): a path asked for again
 /// is answered from here while the pipeline says its variant is current
 /// (`ImagePipeline.isStoredVariantCurrent`: one `stat`), which skips parsing the URL, resolving
 /// the request, computing its cache keys and its tag. About 1 KB a path, for at most `limit`

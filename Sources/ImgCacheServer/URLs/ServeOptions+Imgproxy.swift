@@ -113,7 +113,7 @@ extension ServeOptions {
         }
     }
 
-    /// `q:N`: the JPEG or WebP quality, 1 to 100, or 0 for the default (85).
+    /// `q:N`: the JPEG, WebP or AVIF quality, 1 to 100, or 0 for the format's default (85; AVIF 63).
     mutating func applyQuality(_ option: ServeOption) throws(ServeURLError) {
         try option.expect(1...1, "q:QUALITY")
         quality = try option.wholeNumber(0, "quality", in: 0...100)
@@ -126,22 +126,26 @@ extension ServeOptions {
     }
 
     mutating func applyFormat(_ option: ServeOption) throws(ServeURLError) {
-        try option.expect(1...1, "f:jpg, f:png, f:gif or f:webp")
+        try option.expect(1...1, "f:jpg, f:png, f:gif, f:webp or f:avif")
         try setFormat(try option.word(0, "format"), option: option.name)
     }
 
-    /// The output format named `name` (jpg, jpeg, png, gif, webp), by the option `option` or by the
-    /// extension after the source; every other format imgproxy writes is refused by name.
+    /// The output format named `name` (jpg, jpeg, png, gif, webp, avif), by the option `option` or
+    /// by the extension after the source; every other format imgproxy writes is refused by name
+    /// (HEIC saying why: its encoder, x265, is GPL).
     mutating func setFormat(_ name: String, option: String) throws(ServeURLError) {
         switch name {
         case "jpg", "jpeg": format = .jpeg
         case "png": format = .png
         case "gif": format = .gif
         case "webp": format = .webp
-        case "avif", "heic", "jxl", "bmp", "ico", "tiff", "svg", "pdf", "mp4", "best":
-            throw .unsupportedOption(name: option, detail: "\(name) output is not supported: jpg, png, gif or webp")
+        case "avif": format = .avif
+        case "heic":
+            throw .unsupportedOption(name: option, detail: "heic output is not supported: its only encoder, x265, is GPL; use avif")
+        case "jxl", "bmp", "ico", "tiff", "svg", "pdf", "mp4", "best":
+            throw .unsupportedOption(name: option, detail: "\(name) output is not supported: jpg, png, gif, webp or avif")
         default:
-            throw .invalidOption(name: option, detail: "'\(ServeURLError.quote(name))' is no image format: jpg, png, gif or webp")
+            throw .invalidOption(name: option, detail: "'\(ServeURLError.quote(name))' is no image format: jpg, png, gif, webp or avif")
         }
     }
 
@@ -186,7 +190,7 @@ extension ServeOptions {
             (["enforce_thumbnail", "eth"], "imgcache never uses embedded thumbnails"),
             (["format_quality", "fq", "autoquality", "aq", "jpeg_options", "jpgo", "png_options", "pngo",
               "webp_options", "webpo", "avif_options", "avifo"],
-             "q sets the JPEG and WebP quality, mb the byte cap; imgcache has no other encoder settings"),
+             "q sets the JPEG, WebP and AVIF quality, mb the byte cap; imgcache has no other encoder settings"),
             (["page", "pg", "pages", "pgs", "disable_animation", "da"], "fr:N keeps the first N frames (fr:1 a still)"),
             (["max_animation_frames", "maf"], "fr:N keeps the first N frames"),
             (["max_src_resolution", "msr", "max_src_file_size", "msfs", "max_animation_frame_resolution", "mafr",

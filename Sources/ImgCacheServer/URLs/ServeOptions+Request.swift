@@ -18,6 +18,7 @@ extension ServeOptions {
         case .png: outputFormat = .png
         case .gif: outputFormat = .gif
         case .webp: outputFormat = .webp(quality: quality == 0 ? JPEGEncoder.defaultQuality : quality)
+        case .avif: outputFormat = .avif(quality: quality == 0 ? AVIFEncoder.defaultQuality : quality)
         }
         var request = ImageRequest(
             url: source, target: target, contentMode: mode, gravity: mode == .pad ? extendGravity : gravity,

@@ -15,7 +15,7 @@ struct ServeOptions {
 
     /// The output formats imgcache writes.
     enum Format: Equatable {
-        case jpeg, png, gif, webp
+        case jpeg, png, gif, webp, avif
     }
 
     /// A widget preset (`wd:`): its target, resolved when parsed, and the device.
@@ -56,7 +56,7 @@ struct ServeOptions {
     var extendOption = "ex"
     /// `bg`: the padding's colour and what translucent pixels are composited over.
     var background: RGBAColor?
-    /// imgproxy's quality: 1 to 100, or 0 for the default (85).
+    /// imgproxy's quality: 1 to 100, or 0 for the format's default (85; AVIF 63, imgproxy's).
     var quality = 0
     /// Nil until given: automatic, or PNG for a slice.
     var format: Format?

@@ -85,7 +85,9 @@ final class AVIFSession {
     /// until the next call, with its duration in seconds (0 for a still).
     func nextImage(index: Int) throws -> (image: UnsafeMutablePointer<avifImage>, duration: Double) {
         try Self.check(avifDecoderNextImage(decoder), decoder, while: "decoding image \(index + 1) of \(imageCount)")
-        let image = decoder.pointee.image!
+        guard let image = decoder.pointee.image else {
+            throw ImgCacheError.corruptImage(format: .avif, detail: "libavif returned no image \(index + 1) of \(imageCount)")
+        }
         guard Int(image.pointee.width) == codedSize.width, Int(image.pointee.height) == codedSize.height else {
             throw ImgCacheError.corruptImage(
                 format: .avif, detail: "image \(index + 1) is \(image.pointee.width)x\(image.pointee.height), not the \(codedSize) the container says")
