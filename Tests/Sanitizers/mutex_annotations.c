@@ -4,10 +4,10 @@
 // On Linux, Mutex's uncontended lock and unlock are atomics inlined into the caller, which the
 // TSan build instruments. Its contended paths (_MutexHandle._lockSlow, _tryLockSlow, _unlockSlow)
 // are in the toolchain's libswiftSynchronization.so, which is not instrumented, and wait in the
-// kernel (FUTEX_LOCK_PI), which TSan cannot see: without this, every access made under a Mutex
-// that another thread had to wait for is reported as a race. Each wrapper below calls the
-// library's own function and records the acquire after it (or the release before it) on the
-// lock word, the address the inlined atomics synchronise on.
+// kernel (FUTEX_LOCK_PI in Swift 6.3), which TSan cannot see: without this, every access made
+// under a Mutex that another thread had to wait for is reported as a race. Each wrapper below
+// calls the library's own function and records the acquire after it (or the release before it)
+// on the lock word, the address the inlined atomics synchronise on.
 //
 // The symbols are the library's (Swift calling convention: the handle's address is `self`). The
 // TSan entry points are weak, so a process without TSan (python3, nginx, redis-server started by
