@@ -20,6 +20,7 @@ enum FetchCommand: Command {
         \(ProcessingArguments.help)
         \(TargetArguments.cacheHelp)
         \(RequestArguments.help)
+        \(FallbackImageOption.help)
           --cache-key KEY     the image's own cache key, instead of its URL (a signed URL's object id)
           --json              print a JSON object: path, pixel and point size, scale, frames, format,
                               bytes, cache outcome (memory, disk, shared, revalidated, network) and timings
@@ -32,6 +33,7 @@ enum FetchCommand: Command {
         var options = try RequestArguments.parse(&arguments)
         let processors = try ProcessingArguments.parse(&arguments).processors()
         let cacheKey = try arguments.value("--cache-key")
+        let fallback = try arguments.value("--fallback-image").map(FallbackImageOption.image)
         let json = arguments.flag("--json")
         let output = try arguments.value("-o", "--output")
         let source = try arguments.positionals(1, usage: "imgcache fetch URL|PATH [options]")[0]
@@ -47,15 +49,28 @@ enum FetchCommand: Command {
         }
         let pipeline = try fetch.pipeline(applying: options)
         defer { shutDown(pipeline) }
+        if let fallback { try FallbackImageOption.check(fallback, pipeline: pipeline) }
         guard requests.count == 1 else {
             if output != nil { throw UsageError("-o takes one target; give one --device and one --widget") }
             // Several targets: one download and one decode for all, a path (or report) for each.
-            let summaries = try runBlocking { await pipeline.prefetch(requests) }.map { try $0.get() }
-            let reports = summaries.map { FetchReport(path: $0.fileURL?.path ?? Self.notStored, response: $0) }
+            let prepared: [FallbackSummary]
+            if let fallback {
+                prepared = try runBlocking { await pipeline.prefetch(requests, fallback: fallback) }.map { try $0.get() }
+            } else {
+                prepared = try runBlocking { await pipeline.prefetch(requests) }.map { FallbackSummary(summary: try $0.get()) }
+            }
+            let reports = prepared.map { FetchReport(path: $0.summary.fileURL?.path ?? Self.notStored, response: $0.summary) }
             print(json ? try FetchReport.json(reports.map { $0.object() }) : reports.map(\.path).joined(separator: "\n"))
+            try noteFallbacks(prepared, source: source, paths: reports.map(\.path))
             return
         }
-        let response = try runBlocking { try await pipeline.prepare(requests[0]) }
+        let prepared: FallbackSummary
+        if let fallback {
+            prepared = try runBlocking { try await pipeline.prepare(requests[0], fallback: fallback) }
+        } else {
+            prepared = FallbackSummary(summary: try runBlocking { try await pipeline.prepare(requests[0]) })
+        }
+        let response = prepared.summary
         if let output { try DecodeCommand.write(try response.encodedData(), to: output) }
         let path = output ?? response.fileURL?.path ?? Self.notStored
         if json {
@@ -63,6 +78,17 @@ enum FetchCommand: Command {
         } else {
             print(path)
         }
+        try noteFallbacks([prepared], source: source, paths: [path])
+    }
+
+    /// Says on standard error which targets got the fallback image (at `paths`), then throws the
+    /// first source failure, so that the exit code is the one the failure gives without a fallback.
+    private static func noteFallbacks(_ prepared: [FallbackSummary], source: String, paths: [String]) throws {
+        let failures = zip(prepared, paths).compactMap { item, path in item.sourceFailure.map { ($0, path) } }
+        for (failure, path) in failures {
+            CommandLineTool.printError(FallbackImageOption.note(name, source: source, failure: failure, path: path))
+        }
+        if let (first, _) = failures.first { throw first }
     }
 
     private static let notStored = "(not stored: the server sent no-store, or --store none)"

@@ -23,6 +23,7 @@ enum PrefetchCommand: Command {
         \(ProcessingArguments.help)
         \(TargetArguments.cacheHelp)
         \(RequestArguments.help)
+        \(FallbackImageOption.help)
           --json              print the summary as JSON (every URL with its path or error)
           --metrics FILE      write the pipeline's metrics to FILE at exit, in Prometheus text format
                               (requests by outcome, errors by kind, origin requests, bytes, stage
@@ -35,6 +36,7 @@ enum PrefetchCommand: Command {
         let processors = try ProcessingArguments.parse(&arguments).processors()
         let json = arguments.flag("--json")
         let metricsFile = try arguments.value("--metrics")
+        let fallback = try arguments.value("--fallback-image").map(FallbackImageOption.image)
         let words = try arguments.positionals(arguments.isEmpty ? 0 : 1, usage: "imgcache prefetch [FILE|-] [options]")
         // One request per source and target, each with the source it came from.
         let pairs = try readSources(words.first ?? "-").flatMap { source in
@@ -49,11 +51,27 @@ enum PrefetchCommand: Command {
         let sources = pairs.map(\.0), requests = pairs.map(\.1)
         let pipeline = try fetch.pipeline(applying: options)
         defer { shutDown(pipeline) }
+        if let fallback { try FallbackImageOption.check(fallback, pipeline: pipeline) }
         let progress = ProgressBar(total: requests.count, enabled: isatty(STDERR_FILENO) == 1 && !json)
-        let results = try runBlocking {
-            await pipeline.prefetch(requests) { done, _ in progress.update(done) }
+        let results: [Result<ImageSummary, any Error>]
+        if let fallback {
+            let prepared = try runBlocking {
+                await pipeline.prefetch(requests, fallback: fallback) { done, _ in progress.update(done) }
+            }
+            progress.finish()
+            // The summary and the exit code are the sources'; standard error says which got the fallback.
+            results = zip(sources, prepared).map { source, result in
+                guard case .success(let item) = result, let failure = item.sourceFailure else { return result.map(\.summary) }
+                CommandLineTool.printError(FallbackImageOption.note(
+                    name, source: source, failure: failure, path: item.summary.fileURL?.path ?? "(not stored)"))
+                return .failure(failure)
+            }
+        } else {
+            results = try runBlocking {
+                await pipeline.prefetch(requests) { done, _ in progress.update(done) }
+            }
+            progress.finish()
         }
-        progress.finish()
         if let metricsFile { try DecodeCommand.write(Data(pipeline.metrics.prometheusText().utf8), to: metricsFile) }
         let summary = PrefetchSummary(sources: sources, results: results)
         print(json ? try summary.json() : summary.text())

@@ -34,6 +34,18 @@ enum ServeCommand: Command {
                                  both, comma-separated) that the request's Accept header names
                                  (image/avif, image/webp; not image/*), with Vary: Accept, as
                                  imgproxy's AUTO_AVIF and AUTO_WEBP (default none: automatic)
+          --preset NAME=OPTIONS  a preset, as imgproxy's: pr:NAME in a URL stands for OPTIONS
+                                 (e.g. thumb=rs:fill:300:300/q:80); 'default' applies to every URL
+                                 first; repeatable (variable IMGCACHE_PRESETS: comma-separated)
+          --presets-file FILE    presets, one NAME=OPTIONS a line, '#' comments (imgproxy's format)
+          --only-presets         the segment after the signature is preset names (NAME:NAME), and
+                                 URLs write no options (imgproxy's ONLY_PRESETS)
+          --fallback-image FILE|URL  served, prepared with the URL's options, when its source fails
+                                 (404, 5xx, time-out, refused, corrupt, not an image); read and
+                                 decoded at start (exit 2 when it cannot be), cached under its
+                                 own key; responses say why in a Fallback-Image header
+          --fallback-status N    status of a fallback response (default 200; 0: the failure's own)
+          --fallback-ttl S       Cache-Control max-age of a fallback response (default 60)
           --access-log FILE|-    a JSON line per request: time, method, path without signature,
                                  status, bytes, ms, cache outcome (default none; - is standard output)
           --ignore-query L       query items of source URLs left out of cache keys (see fetch)
@@ -49,6 +61,14 @@ enum ServeCommand: Command {
         let options = try ServeOptions.parse(&arguments, environment: ProcessInfo.processInfo.environment)
         _ = try arguments.positionals(0, usage: "imgcache serve [options]")
         let pipeline = try ImagePipeline(configuration: options.pipeline)
+        if let fallback = options.server.fallback {
+            do {
+                try FallbackImageOption.check(fallback.image, pipeline: pipeline)
+            } catch {
+                shutDown(pipeline)
+                throw error
+            }
+        }
         let server = try ImageServer(pipeline: pipeline, configuration: options.server)
         CommandLineTool.printError(
             "imgcache serve: listening on http://\(server.address) (\(options.isSigned ? "signed URLs" : "unsigned URLs allowed"))")

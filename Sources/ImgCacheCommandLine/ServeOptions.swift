@@ -68,11 +68,66 @@ struct ServeOptions {
         default:
             throw UsageError("IMGCACHE_KEY and IMGCACHE_SALT go together")
         }
-        let urls = ServeURLConfiguration(signing: signing, limits: pipeline.limits, keyPolicy: pipeline.keyPolicy)
+        let fallback = try Self.fallback(&reader)
+        // A file fallback is read by the loader; serve URLs still name only http and https
+        // sources (`ServeSource`), and the loader follows redirects to http and https alone.
+        if fallback?.image.url.isFileURL == true { pipeline.loading.allowsFileURLs = true }
+        let presets = try ServePresets(lines: try presetLines(&reader), limits: pipeline.limits)
+        let onlyPresets = try reader.flag("only-presets")
+        if onlyPresets, presets.names.isEmpty { throw UsageError("--only-presets needs presets: give --preset or --presets-file") }
+        let urls = ServeURLConfiguration(
+            signing: signing, limits: pipeline.limits, keyPolicy: pipeline.keyPolicy, presets: presets, onlyPresets: onlyPresets)
         return ServeOptions(
             pipeline: pipeline, server: ImageServer.Configuration(
-                urls: urls, http: http, ttl: ttl, accessLogPath: accessLog, autoFormats: autoFormats),
+                urls: urls, http: http, ttl: ttl, accessLogPath: accessLog, autoFormats: autoFormats, fallback: fallback),
             drainSeconds: drainSeconds, isSigned: key != nil)
+    }
+
+    /// `--fallback-image`, `--fallback-status` (0 or 200 to 599) and `--fallback-ttl`; the last
+    /// two go only with the first.
+    private static func fallback(_ reader: inout Reader) throws -> FallbackImage? {
+        let image = try reader.value("fallback-image").map(FallbackImageOption.image)
+        let status = try reader.number("fallback-status", in: 0...599)
+        let ttl = try reader.number("fallback-ttl", in: 0...315_360_000)
+        guard let image else {
+            if status != nil || ttl != nil { throw UsageError("--fallback-status and --fallback-ttl go with --fallback-image") }
+            return nil
+        }
+        var fallback = FallbackImage(image: image)
+        if let status {
+            guard status == 0 || status >= 200 else {
+                throw UsageError("--fallback-status expects 0 (the failure's own status) or 200 to 599, got \(status)")
+            }
+            fallback.status = status
+        }
+        if let ttl { fallback.ttl = ttl }
+        return fallback
+    }
+
+    /// Longest presets file read: 1 MiB.
+    static let maxPresetsFileBytes = 1 << 20
+
+    /// The preset definitions: the lines of `--presets-file`, then each `--preset` (or, without
+    /// one, `IMGCACHE_PRESETS`, comma-separated as imgproxy's `IMGPROXY_PRESETS`).
+    private static func presetLines(_ reader: inout Reader) throws -> [String] {
+        var lines: [String] = []
+        if let path = try reader.value("presets-file") {
+            let data: Data
+            do {
+                let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+                defer { try? handle.close() }
+                data = try handle.read(upToCount: maxPresetsFileBytes + 1) ?? Data()
+            } catch {
+                throw UsageError("--presets-file: cannot read '\(path)': \(error.localizedDescription)")
+            }
+            guard data.count <= maxPresetsFileBytes else { throw UsageError("--presets-file: '\(path)' is over 1 MiB") }
+            guard let text = String(data: data, encoding: .utf8) else { throw UsageError("--presets-file: '\(path)' is not UTF-8") }
+            lines += text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
+        }
+        let given = try reader.arguments.values("--preset")
+        if !given.isEmpty { return lines + given }
+        let variable = reader.environment[Reader.variable("presets")] ?? ""
+        return lines + variable.split(separator: ",").map(String.init)
     }
 
     /// `--auto-format`'s comma-separated formats, most preferred first: avif and webp.

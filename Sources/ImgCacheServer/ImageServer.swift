@@ -22,16 +22,25 @@ public final class ImageServer: Sendable {
         /// most preferred first: `.avif` and `.webp` (imgproxy's `AUTO_AVIF` and `AUTO_WEBP`;
         /// see `FormatNegotiation`). Default empty: the automatic format, whatever `Accept` says.
         public var autoFormats: [ImageFormat]
+        /// The time expiring URLs (`exp:`) are compared with. Default the system's (`Date()`);
+        /// tests set their own.
+        public var clock: @Sendable () -> Date
+        /// What is served when a URL's source fails (see `FallbackImage`). Default nil: the
+        /// failure's error status.
+        public var fallback: FallbackImage?
 
         public init(
             urls: ServeURLConfiguration, http: HTTPServer.Configuration = HTTPServer.Configuration(),
-            ttl: Int = 31_536_000, accessLogPath: String? = nil, autoFormats: [ImageFormat] = []
+            ttl: Int = 31_536_000, accessLogPath: String? = nil, autoFormats: [ImageFormat] = [],
+            clock: @escaping @Sendable () -> Date = { Date() }, fallback: FallbackImage? = nil
         ) {
             self.urls = urls
             self.http = http
             self.ttl = ttl
             self.accessLogPath = accessLogPath
             self.autoFormats = autoFormats
+            self.clock = clock
+            self.fallback = fallback
         }
     }
 
@@ -40,21 +49,22 @@ public final class ImageServer: Sendable {
     public var address: NetworkAddress { http.address }
 
     /// Starts listening.
-    /// - Throws: `invalidArgument` for a TTL out of range or auto formats other than AVIF and WebP
-    ///   (or one twice), what `AccessLog` throws for a log file that cannot be opened,
+    /// - Throws: `invalidArgument` for a TTL out of range, auto formats other than AVIF and WebP
+    ///   (or one twice) or a fallback's status or TTL out of range, what `AccessLog` throws for a log file that cannot be opened,
     ///   `HTTPServerError` when the address cannot be bound.
     public init(pipeline: ImagePipeline, configuration: Configuration) throws {
         guard (0...315_360_000).contains(configuration.ttl) else {
             throw ImgCacheError.invalidArgument("TTL \(configuration.ttl) s is not in 0...315360000 s")
         }
         let negotiation = try FormatNegotiation(formats: configuration.autoFormats)
+        try configuration.fallback?.validate()
         let accessLog = try configuration.accessLogPath.map(AccessLog.init(path:))
         let metrics = ServerMetrics()
         // The service reads the server's statistics, which exist once the server does.
         let reference = ServerReference()
         let service = ImageService(
-            pipeline: pipeline, urls: configuration.urls, ttl: configuration.ttl, negotiation: negotiation, metrics: metrics,
-            server: reference)
+            pipeline: pipeline, urls: configuration.urls, ttl: configuration.ttl, clock: configuration.clock,
+            fallback: configuration.fallback, negotiation: negotiation, metrics: metrics, server: reference)
         // Every response the server sends, its own 503s and 504s too, is counted and logged.
         http = try HTTPServer(configuration: configuration.http, observer: { record in
             metrics.record(status: record.status, seconds: record.seconds)

@@ -105,6 +105,20 @@ enum ServeAssert {
         }
     }
 
+    /// `imgcache serve --allow-unsigned` with each case's arguments exits 2 at start, its
+    /// standard error holding the case's message.
+    static func refusesToStart(_ cases: [([String], String)], file: StaticString = #filePath, line: UInt = #line) throws {
+        let cache = try ServerProcess.temporaryFolder("imgcache-serve-refused-cache")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        for (arguments, message) in cases {
+            let result = try CommandRunner.run(
+                "imgcache", try ServeProcess.commandLine(["--allow-unsigned"] + arguments, cacheFolder: cache), timeout: 60,
+                file: file, line: line)
+            XCTAssertEqual(result.status, 2, "\(arguments): \(result.errors)", file: file, line: line)
+            XCTAssertTrue(result.errors.contains(message), "\(arguments): \(result.errors)", file: file, line: line)
+        }
+    }
+
     /// True for one non-empty line of text ending in a newline (or without one), and no other.
     static func isOneLine(_ body: String) -> Bool {
         let line = body.hasSuffix("\n") ? String(body.dropLast()) : body

@@ -149,8 +149,8 @@ final class ServeOptionTests: XCTestCase {
             "max_animation_frames:5", "maf:5", "max_src_resolution:10", "msr:10", "max_src_file_size:10", "msfs:10",
             "max_animation_frame_resolution:1", "mafr:1", "max_result_dimension:10", "mrd:10", "video_thumbnail_second:1",
             "vts:1", "video_thumbnail_keyframes:1", "vtk:1", "video_thumbnail_tile:1", "vtt:1", "video_thumbnail_animation:1",
-            "vta:1", "fallback_image_url:abc", "fiu:abc", "skip_processing:gif", "skp:gif", "raw:1", "expires:1", "exp:1",
-            "filename:a", "fn:a", "return_attachment:1", "att:1", "hashsum:md5:abc", "hs:md5:abc", "preset:sharp", "pr:sharp",
+            "vta:1", "fallback_image_url:abc", "fiu:abc", "skip_processing:gif", "skp:gif", "raw:1",
+            "filename:a", "fn:a", "return_attachment:1", "att:1", "hashsum:md5:abc", "hs:md5:abc",
         ]
         for option in options {
             let name = String(option.prefix { $0 != ":" })
@@ -165,7 +165,9 @@ final class ServeOptionTests: XCTestCase {
         }
         XCTAssertEqual(
             ServeParsing.error(options: ["scp:1"]), .unsupportedOption(name: "scp", detail: "use cp:convert (to sRGB, the default), cp:keep or cp:ignore"))
-        XCTAssertEqual(ServeParsing.error(options: ["pr:thumb"])?.description, "unsupported option 'pr': imgcache has no presets but wd:DEVICE:FAMILY")
+        XCTAssertEqual(
+            ServeParsing.error(options: ["fiu:abc"])?.description,
+            "unsupported option 'fiu': the fallback image is the server's (serve --fallback-image), not a URL's")
     }
 
     /// Values of supported options that imgcache cannot honour: 400 naming the option as written.

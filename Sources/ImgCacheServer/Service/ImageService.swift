@@ -8,15 +8,21 @@ import ImgCacheServerURLs
 /// `ImageServer`).
 ///
 /// An image response carries its Content-Type, a strong ETag (see `EntityTags`; `If-None-Match`
-/// gives 304), `Cache-Control: public, max-age=TTL` (signed URLs name immutable results), and the
+/// gives 304), `Cache-Control: public, max-age=TTL` (signed URLs name immutable results; an
+/// expiring URL's is at most the seconds it has left, and past them it is a 404), and the
 /// variant's file, sent by the server without copying it through Swift. Errors carry
 /// `Cache-Control: no-store` and one line of text. With `FormatNegotiation` active, a URL that
 /// names no format is prepared in the format its `Accept` header picks, and every response to
-/// it (304s and errors too) carries `Vary: Accept`.
+/// it (304s and errors too) carries `Vary: Accept`. With a `FallbackImage`, a source that fails
+/// is answered with the fallback prepared with the URL's options (see `FallbackImage`).
 final class ImageService: Sendable {
     let pipeline: ImagePipeline
-    /// Seconds clients and CDNs may keep an image (`max-age`).
+    /// Seconds clients and CDNs may keep an image (`max-age`), unless its URL expires sooner.
     private let ttl: Int
+    /// The time an expiring URL (`exp:`) is compared with.
+    private let clock: @Sendable () -> Date
+    /// Served when a source fails; nil for none.
+    private let fallback: FallbackImage?
     private let parser: ServeURLParser
     /// Paths that parsed and verified, with what they ask for: parsing is a pure function of the
     /// path (and the key), so a path asked for again skips it. About 4 MiB at most (a path's bytes
@@ -32,12 +38,14 @@ final class ImageService: Sendable {
     private let server: ServerReference
 
     init(
-        pipeline: ImagePipeline, urls: ServeURLConfiguration, ttl: Int, negotiation: FormatNegotiation, metrics: ServerMetrics,
-        server: ServerReference
+        pipeline: ImagePipeline, urls: ServeURLConfiguration, ttl: Int, clock: @escaping @Sendable () -> Date,
+        fallback: FallbackImage?, negotiation: FormatNegotiation, metrics: ServerMetrics, server: ServerReference
     ) {
         self.pipeline = pipeline
         self.negotiation = negotiation
         self.ttl = ttl
+        self.clock = clock
+        self.fallback = fallback
         answers = ServedAnswers(pipeline: pipeline)
         parser = ServeURLParser(configuration: urls)
         self.metrics = metrics
@@ -56,8 +64,15 @@ final class ImageService: Sendable {
             do {
                 let served = try parse(request.path)
                 varies = negotiates(served)
-                let summary = try await prepare(served, in: format)
-                return imageAnswer(summary, varies: varies).answer.response(ifNoneMatch: request.headers["if-none-match"])
+                _ = try served.maxAge(ttl: ttl, now: clock())
+                let prepared = try await prepare(served, in: format)
+                // Checked again: the answer's max-age is what is left once it is ready.
+                let maxAge = try served.maxAge(ttl: ttl, now: clock())
+                if let failure = prepared.sourceFailure, let fallback {
+                    return fallback.response(prepared.summary, failure: failure, maxAge: maxAge, varies: varies)
+                }
+                return imageAnswer(prepared.summary, varies: varies, maxAge: maxAge).answer
+                    .response(ifNoneMatch: request.headers["if-none-match"])
             } catch {
                 return failure(error, varies: varies)
             }
@@ -75,16 +90,21 @@ final class ImageService: Sendable {
         let memoKey = negotiation.isActive ? request.path + "\n" + (format?.rawValue ?? "auto") : request.path
         if let answer = answers.answer(for: memoKey) { return answer.response(ifNoneMatch: ifNoneMatch) }
         let served: ServeRequest
+        let maxAge: Int
         do {
             served = try parse(request.path)
+            maxAge = try served.maxAge(ttl: ttl, now: clock())
         } catch {
             return failure(error, varies: false)
         }
         guard case .ready(let imageRequest) = served.plan,
               let summary = pipeline.storedSummary(for: negotiated(imageRequest, in: format))
         else { return nil }
-        let (answer, file) = imageAnswer(summary, varies: negotiates(served))
-        if let file { answers.keep(answer, for: memoKey, summary: summary, path: file.path, version: file.version) }
+        let (answer, file) = imageAnswer(summary, varies: negotiates(served), maxAge: maxAge)
+        // An expiring URL's max-age shrinks as time passes: its answer is made each time.
+        if let file, served.expires == nil {
+            answers.keep(answer, for: memoKey, summary: summary, path: file.path, version: file.version)
+        }
         return answer.response(ifNoneMatch: ifNoneMatch)
     }
 
@@ -118,26 +138,29 @@ final class ImageService: Sendable {
     }
 
     /// The variant `served` names, in the negotiated `format` when it names none, prepared
-    /// (fetched, rendered, stored) as `imgcache fetch` does; a wallpaper slice once the
-    /// screenshot's size is known.
-    private func prepare(_ served: ServeRequest, in format: ImageFormat?) async throws -> ImageSummary {
+    /// (fetched, rendered, stored) as `imgcache fetch` does, or the fallback's in its place when
+    /// the source fails; a wallpaper slice once the screenshot's size is known (without a
+    /// fallback: its region follows from the screenshot).
+    private func prepare(_ served: ServeRequest, in format: ImageFormat?) async throws -> FallbackSummary {
         switch served.plan {
         case .ready(let request):
-            return try await pipeline.prepare(negotiated(request, in: format))
+            let request = negotiated(request, in: format)
+            guard let fallback else { return FallbackSummary(summary: try await pipeline.prepare(request)) }
+            return try await pipeline.prepare(request, fallback: fallback.image)
         case .slice(let slice):
             let screenshot = try await pipeline.data(for: served.sourceURL)
             let size = try ImageDecoder.inspect(.data(screenshot.data)).size
-            return try await pipeline.prepare(try slice.request(screenshotSize: size))
+            return FallbackSummary(summary: try await pipeline.prepare(try slice.request(screenshotSize: size)))
         }
     }
 
-    /// The answer serving `summary`'s variant (with `Vary: Accept` when `varies`), and its file
-    /// (with the version its tag was computed from) when it is stored.
+    /// The answer serving `summary`'s variant (with `Vary: Accept` when `varies`, and
+    /// `max-age=maxAge`), and its file (with the version its tag was computed from) when it is stored.
     private func imageAnswer(
-        _ summary: ImageSummary, varies: Bool
+        _ summary: ImageSummary, varies: Bool, maxAge: Int
     ) -> (answer: ServedAnswers.Answer, file: (path: String, version: StoredFileVersion)?) {
         var headers: HTTPHeaders = [
-            "Content-Type": summary.format.mimeType, "Cache-Control": "public, max-age=\(ttl)",
+            "Content-Type": summary.format.mimeType, "Cache-Control": "public, max-age=\(maxAge)",
         ]
         if varies { headers.set(name: "Vary", value: "Accept") }
         // A file URL's path is not free to compute: once.

@@ -167,6 +167,15 @@ extension ServeOptions {
         cacheBuster = try option.word(0, "cache buster")
     }
 
+    /// `exp:UNIX_TIME` (`expires`): the URL is refused (404 "Expired URL") after that second, and
+    /// served until then with a `max-age` no longer than what remains (see
+    /// `ServeRequest.expiry`); 0, imgproxy's "never", is no expiry.
+    mutating func applyExpires(_ option: ServeOption) throws(ServeURLError) {
+        try option.expect(1...1, "exp:UNIX_TIME")
+        let time = try option.wholeNumber(0, "expiry time", in: 0...ServeRequest.maxExpiry)
+        expires = time == 0 ? nil : time
+    }
+
     /// imgproxy's options imgcache does not have, by every name imgproxy gives them, with what to
     /// use instead where there is something.
     static let unsupportedImgproxyOptions: [String: String] = {
@@ -200,9 +209,8 @@ extension ServeOptions {
               "video_thumbnail_animation", "vta"],
              "imgcache reads no video"),
             (["skip_processing", "skp", "raw"], "imgcache always prepares the image"),
-            (["fallback_image_url", "fiu", "expires", "exp", "filename", "fn", "return_attachment", "att", "hashsum", "hs"],
-             "imgcache has no such option"),
-            (["preset", "pr"], "imgcache has no presets but wd:DEVICE:FAMILY"),
+            (["fallback_image_url", "fiu"], "the fallback image is the server's (serve --fallback-image), not a URL's"),
+            (["filename", "fn", "return_attachment", "att", "hashsum", "hs"], "imgcache has no such option"),
         ]
         var options: [String: String] = [:]
         for (names, detail) in groups {

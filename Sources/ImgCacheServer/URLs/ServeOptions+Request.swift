@@ -27,7 +27,7 @@ extension ServeOptions {
             maxBytes: maxBytes == 0 ? nil : maxBytes, background: background)
         request.processors = try processors()
         if let cacheBuster { request.cacheKey = keyPolicy.key(for: source) + " cachebuster:" + cacheBuster }
-        guard let slice else { return ServeRequest(sourceURL: source, plan: .ready(request)) }
+        guard let slice else { return ServeRequest(sourceURL: source, plan: .ready(request), expires: expires) }
         if let widget, widget.device.kind != .iPhone {
             throw .invalidOption(name: "sl", detail: "home-screen slices are of iPhone screenshots; \(widget.option) names an iPad")
         }
@@ -35,7 +35,8 @@ extension ServeOptions {
             sourceURL: source,
             plan: .slice(ServeSlice(
                 family: slice.family, position: slice.position, icons: slice.icons, iOS: slice.iOS, device: widget?.device,
-                request: request)))
+                request: request)),
+            expires: expires)
     }
 
     /// `bl`'s blur in pixels, then `ti`'s tint.

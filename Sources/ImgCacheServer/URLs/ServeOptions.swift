@@ -73,6 +73,8 @@ struct ServeOptions {
     var blur: Double?
     /// `ti`: laid over the image after any blur; nil for none.
     var tint: Tint?
+    /// `exp`: the Unix time after which the URL is refused; nil for none.
+    var expires: Int?
 
     /// The options that last set the resizing type, a dimension and the dpr, as written, for messages.
     var resizingTypeOption = "rt"
@@ -108,6 +110,7 @@ struct ServeOptions {
         case "slice", "sl": try applySlice(option)
         case "blur", "bl": try applyBlur(option)
         case "tint", "ti": try applyTint(option)
+        case "expires", "exp": try applyExpires(option)
         default:
             if let detail = Self.unsupportedImgproxyOptions[option.name] {
                 throw .unsupportedOption(name: option.name, detail: detail)

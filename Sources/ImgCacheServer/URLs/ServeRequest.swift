@@ -17,6 +17,11 @@ public struct ServeRequest: Sendable, Hashable {
     public let sourceURL: URL
     /// Ready, or waiting for the screenshot's size.
     public let plan: Plan
+    /// `exp`'s Unix time: the URL is refused after that second. Nil (the default) for none.
+    public let expires: Int?
+
+    /// The latest `exp` taken: 253,402,300,799 (9999-12-31T23:59:59Z).
+    public static let maxExpiry = 253_402_300_799
 
     /// The request when it needs no source size; nil for a slice.
     public var imageRequest: ImageRequest? {
@@ -26,8 +31,19 @@ public struct ServeRequest: Sendable, Hashable {
 
     /// A request of `plan` for the image at `sourceURL` (for a server's tests; `ServeURLParser`
     /// makes them).
-    public init(sourceURL: URL, plan: Plan) {
+    public init(sourceURL: URL, plan: Plan, expires: Int? = nil) {
         self.sourceURL = sourceURL
         self.plan = plan
+        self.expires = expires
+    }
+
+    /// The `max-age` of a response to this request at `now`: `ttl`, or the whole seconds left
+    /// before `expires` when fewer (0 in its last second), as imgproxy's `exp` does.
+    /// - Throws: `ServeURLError.expired` once `expires` has passed: from the second after it on.
+    public func maxAge(ttl: Int, now: Date) throws(ServeURLError) -> Int {
+        guard let expires else { return ttl }
+        let seconds = now.timeIntervalSince1970
+        guard seconds.rounded(.down) <= Double(expires) else { throw .expired(at: expires) }
+        return min(ttl, max(0, Int((Double(expires) - seconds).rounded(.down))))
     }
 }

@@ -27,15 +27,23 @@ public struct ServeURLConfiguration: Sendable {
     /// added to the key it makes of the source URL, so that such a key leaves out the same query
     /// items. Default `CacheKeyPolicy()`.
     public var keyPolicy: CacheKeyPolicy
+    /// The presets `pr:` names; `default`, when defined, is applied before a URL's own options.
+    /// Default none.
+    public var presets: ServePresets
+    /// imgproxy's `ONLY_PRESETS`: the segment after the signature is a list of preset names
+    /// (`/SIGNATURE/NAME:NAME/SOURCE`) and a URL writes no options of its own. Default false.
+    public var onlyPresets: Bool
 
     /// A configuration with `signing` and the defaults above.
     public init(
         signing: Signing, maxPathLength: Int = 8192, limits: DecodingLimits = DecodingLimits(),
-        keyPolicy: CacheKeyPolicy = CacheKeyPolicy()
+        keyPolicy: CacheKeyPolicy = CacheKeyPolicy(), presets: ServePresets = ServePresets(), onlyPresets: Bool = false
     ) {
         self.signing = signing
         self.maxPathLength = maxPathLength
         self.limits = limits
         self.keyPolicy = keyPolicy
+        self.presets = presets
+        self.onlyPresets = onlyPresets
     }
 }

@@ -6,6 +6,8 @@ public enum ServeURLError: Error, Sendable, Hashable, CustomStringConvertible {
     /// 404: the path is no image URL: it has no signature segment or no source, or it is
     /// imgproxy's retired basic format (`/SIGNATURE/fit/300/200/ce/0/SOURCE`).
     case notFound(String)
+    /// 404: the URL's `exp` time has passed (imgproxy's "Expired URL").
+    case expired(at: Int)
     /// 403: the signature is missing, malformed, truncated or does not match, or the URL is
     /// unsigned where a key is set.
     case badSignature(String)
@@ -29,7 +31,7 @@ public enum ServeURLError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The HTTP status the server answers with: 404, 403, 400 or 414 (see each case).
     public var httpStatus: Int {
         switch self {
-        case .notFound: return 404
+        case .notFound, .expired: return 404
         case .badSignature: return 403
         case .malformedPath, .unknownOption, .unsupportedOption, .invalidOption, .invalidSource: return 400
         case .pathTooLong: return 414
@@ -40,6 +42,7 @@ public enum ServeURLError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .notFound(let detail): return "not found: \(detail)"
+        case .expired(let time): return "Expired URL: its exp:\(time) has passed"
         case .badSignature(let detail): return "forbidden: \(detail)"
         case .malformedPath(let detail): return "bad path: \(detail)"
         case .unknownOption(let name): return "unknown option '\(name)'"

@@ -10,7 +10,9 @@ import ImgCache
 /// SIGNATURE is base64url without padding of HMAC-SHA256(key, salt + path), path being all that
 /// follows it from its "/" (see `URLSigningKey`). The options are every segment holding a ":"
 /// up to the source, applied in order (a later one overrides an earlier one); see the README's
-/// option table. Everything is checked before anything is fetched: the path's length and bytes,
+/// option table. Presets (`pr:NAME`, and `default` before all) are expanded first (see
+/// `ServePresets`); with `onlyPresets` the segment after the signature is preset names alone.
+/// Everything is checked before anything is fetched: the path's length and bytes,
 /// the signature (before any option is read), each option by name, argument count and range, the
 /// source URL, and the target against the output limit.
 public struct ServeURLParser: Sendable {
@@ -47,12 +49,22 @@ public struct ServeURLParser: Sendable {
         try verify(signature: afterSlash[..<signatureEnd], path: afterSlash[signatureEnd...])
         let segments = afterSlash[afterSlash.index(after: signatureEnd)...]
             .split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
-        var options = ServeOptions(limits: configuration.limits)
         var sourceStart = segments.startIndex
-        while sourceStart < segments.endIndex, segments[sourceStart].contains(UInt8(ascii: ":")) {
-            try options.apply(ServeOption(segment: segments[sourceStart]))
+        let expanded: [ServeOption]
+        if configuration.onlyPresets {
+            let names = segments[sourceStart].split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false)
             sourceStart += 1
+            expanded = try configuration.presets.expand(names: names.map { String(decoding: $0, as: UTF8.self) }, option: "preset")
+        } else {
+            var written: [ServeOption] = []
+            while sourceStart < segments.endIndex, segments[sourceStart].contains(UInt8(ascii: ":")) {
+                written.append(ServeOption(segment: segments[sourceStart]))
+                sourceStart += 1
+            }
+            expanded = try configuration.presets.expand(written)
         }
+        var options = ServeOptions(limits: configuration.limits)
+        for option in expanded { try options.apply(option) }
         let sourceSegments = segments[sourceStart...]
         guard let first = sourceSegments.first, !(sourceSegments.count == 1 && first.isEmpty) else {
             throw .notFound("no source URL after the options")
