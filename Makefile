@@ -78,10 +78,11 @@ setup:
 	  fi; \
 	fi
 # The Python modules the tests and benchmarks import, each as module:pip-package:Debian-package
-# (imgproxy, whose URL signing the serve URL tests check against, and pillow-heif, the HEIC peer and
-# test-file writer, have no Debian package).
+# (imgproxy, whose URL signing the serve URL tests check against, pillow-heif, the HEIC peer and
+# test-file writer, and blurhash and thumbhash, the placeholder references of the image-facts
+# tests, have no Debian package).
 	@missing=""; \
-	for entry in PIL:pillow:python3-pil numpy:numpy:python3-numpy prometheus_client:prometheus_client:python3-prometheus-client imgproxy:imgproxy==1.0.0: pillow_heif:pillow-heif:; do \
+	for entry in PIL:pillow:python3-pil numpy:numpy:python3-numpy prometheus_client:prometheus_client:python3-prometheus-client imgproxy:imgproxy==1.0.0: pillow_heif:pillow-heif: blurhash:blurhash==1.1.5: thumbhash:thumbhash==0.1.2:; do \
 	  $(PYTHON) -c "import $${entry%%:*}" 2>/dev/null || missing="$$missing $$entry"; \
 	done; \
 	if [ -n "$$missing" ]; then \
@@ -101,7 +102,7 @@ setup:
 	    $(PYTHON) -c "import $${entry%%:*}" || { echo "setup: could not install $${entry%%:*} for $(PYTHON)" >&2; exit 1; }; \
 	  done; \
 	fi
-	@echo "setup: Swift, the Debian packages, Pillow, pillow-heif, numpy, prometheus_client and imgproxy are installed"
+	@echo "setup: Swift, the Debian packages, Pillow, pillow-heif, numpy, prometheus_client, imgproxy, blurhash and thumbhash are installed"
 
 build:
 	$(SWIFT) build

@@ -27,6 +27,8 @@ flags=(-Xswiftc "-sanitize=fuzzer,address" -Xswiftc -parse-as-library -Xswiftc -
 seeds() {
   mkdir -p "$2"
   case $1 in
+    DecodeFuzzer)  # a phone-like HEIC grid of 64x64 tiles, turned (irot), when pillow-heif is installed
+      python3 ../Tests/Scripts/make_heic.py 200 136 64 "$2/grid-irot.heic" 6 2>/dev/null || rm -f "$2/grid-irot.heic" ;;
     EncodeFuzzer)  # width, height, quality, frames, then pixel bytes
       printf '\x07\x05\x54\x02\xff\x00\x00\x80\x00\xff\x00\xff' >"$2/small-two-frames"
       head -c 4096 /dev/urandom >"$2/noise" ;;

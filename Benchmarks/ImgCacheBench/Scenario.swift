@@ -28,5 +28,5 @@ struct Scenario: Sendable {
         decode("jpeg-4000x3000-fit-510x510", "photo-4000x3000.jpg", PixelSize(width: 510, height: 510)),
         decode("png-rgba-4000x3000-fit-1014x474", "rgba-4000x3000.png", PixelSize(width: 1014, height: 474)),
         decode("png-palette-1000x1000-fit-510x510", "palette-1000x1000.png", PixelSize(width: 510, height: 510)),
-    ] + animations + encodes + cache + hashing + widgets + blurs
+    ] + animations + encodes + cache + hashing + widgets + blurs + facts
 }

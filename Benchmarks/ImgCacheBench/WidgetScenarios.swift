@@ -13,12 +13,7 @@ extension Scenario {
         let runs = Counter()
         let name = "jpeg-4000x3000-every-phone-widget-" + (oneCall ? "one-call" : "one-at-a-time")
         return Scenario(name: name, input: "photo-4000x3000.jpg") { path in
-            let pipeline = try Untimed.run {
-                var configuration = ImagePipeline.Configuration(memoryCacheLimit: 0)
-                configuration.loading.allowsFileURLs = true
-                configuration.diskCache.root = try benchmarkFolder("\(name)-\(runs.next())")
-                return try ImagePipeline(configuration: configuration)
-            }
+            let pipeline = try Untimed.run { try newPipeline("\(name)-\(runs.next())") }
             defer { Untimed.run { try? wait { await pipeline.shutdown() } } }
             let requests = phoneWidgetRequests(URL(fileURLWithPath: path))
             let prepared: [ImageSummary]
@@ -42,8 +37,17 @@ extension Scenario {
         }
     }
 
+    /// A pipeline without a memory cache that reads file URLs, its disk cache in a new benchmark
+    /// folder named `folder`, created untimed by the caller.
+    static func newPipeline(_ folder: String) throws -> ImagePipeline {
+        var configuration = ImagePipeline.Configuration(memoryCacheLimit: 0)
+        configuration.loading.allowsFileURLs = true
+        configuration.diskCache.root = try benchmarkFolder(folder)
+        return try ImagePipeline(configuration: configuration)
+    }
+
     /// The result of async `work`, waited for on this thread.
-    private static func wait<Value: Sendable>(_ work: @escaping @Sendable () async throws -> Value) throws -> Value {
+    static func wait<Value: Sendable>(_ work: @escaping @Sendable () async throws -> Value) throws -> Value {
         let done = DispatchSemaphore(value: 0)
         nonisolated(unsafe) var result: Result<Value, any Error>?
         Task {

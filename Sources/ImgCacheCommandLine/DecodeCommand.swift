@@ -72,11 +72,20 @@ enum DecodeCommand: Command {
     private static func processed(
         _ source: ImageSource, options: DecodingOptions, processors: [any ImageProcessing], scale: Double, into writer: OutputWriter
     ) throws -> ImageInfo {
+        let image = try prepared(source, options: options, processors: processors, scale: scale)
+        for frame in image.frames { try writer.add(frame, info: image.info) }
+        return image.info
+    }
+
+    /// `source` decoded whole with `options`, then run through `processors` at `scale` pixels per
+    /// point: the image the pipeline would encode for the same request.
+    static func prepared(
+        _ source: ImageSource, options: DecodingOptions, processors: [any ImageProcessing], scale: Double
+    ) throws -> DecodedImage {
         var image = try ImageDecoder.decode(source, options: options)
         let context = ImageProcessingContext(scale: scale, targetSize: options.targetSize)
         for processor in processors { image = try processor.process(image, context: context) }
-        for frame in image.frames { try writer.add(frame, info: image.info) }
-        return image.info
+        return image
     }
 
     private static func defaultOutputPath(input: String, size: PixelSize, format: ImageFormat) -> String {

@@ -101,6 +101,21 @@ final class HEIFConformanceTests: XCTestCase {
         XCTAssertEqual(inspection.orientation, .leftMirrored)
     }
 
+    /// The corpus's HEIC grid (2x2 tiles of 480x320) is decoded a row of tiles at a time, to every
+    /// pixel of heif-convert's whole-grid decode (EXPECTED.tsv's `full_sha256`).
+    func testHEICGridIsDecodedByRowsOfTilesBitIdenticalToHeifConvert() throws {
+        let name = "nokia/overlay_grid_alpha/grid_960x640.heic"
+        let folder = try Corpus.folder("heif-avif")
+        let row = try XCTUnwrap(try Self.rows(folder.appendingPathComponent("EXPECTED.tsv")).first { $0.file == name })
+        let file = folder.appendingPathComponent(name)
+        let bytes = try Data(contentsOf: file)
+        let grid = try XCTUnwrap(try bytes.withUnsafeBytes { try HEIFTileGrid(HEIFContainer($0)) })
+        XCTAssertEqual([grid.rows, grid.columns], [2, 2])
+        XCTAssertEqual(grid.tileSize, PixelSize(width: 480, height: 320))
+        let decoded = try ImageDecoder.decode(.file(path: file.path), options: DecodingOptions(colorPolicy: .ignore))
+        XCTAssertEqual(try Corpus.sha256(Self.samples(decoded.frames[0].bitmap, mode: row.mode)), row.fullSHA256)
+    }
+
     /// An `avis` sequence keeps its first frames with their delays (1001/24000 s each, 4 hundredths).
     func testSequenceKeepsItsFirstFramesWithDelays() throws {
         let file = try Corpus.file("heif-avif/av1-avif/Netflix/avis/Chimera-AV1-10bit-480x270.avif")

@@ -1,8 +1,10 @@
 """Writes a HEIC like a phone's: a grid of tile x tile HEVC tiles (an iPhone uses 512x512) over a
 width x height photo-like picture (gradients, shapes and sensor-like noise), 4:2:0, quality 85,
 with pillow-heif. Used by tests and benchmarks; nothing binary is kept in the repository.
+With ORIENTATION (an EXIF orientation, 1-8), the picture is stored as drawn and shown turned
+that way: pillow-heif writes the turn as the grid's irot/imir.
 
-Usage: python3 make_heic.py WIDTH HEIGHT TILE OUTPUT
+Usage: python3 make_heic.py WIDTH HEIGHT TILE OUTPUT [ORIENTATION]
 """
 import sys
 
@@ -25,10 +27,14 @@ def picture(width: int, height: int) -> Image.Image:
 
 
 def main() -> None:
-    if len(sys.argv) != 5:
+    if len(sys.argv) not in (5, 6):
         sys.exit(__doc__)
     width, height, tile = (int(value) for value in sys.argv[1:4])
     heif = pillow_heif.from_pillow(picture(width, height))
+    if len(sys.argv) == 6:
+        exif = Image.Exif()
+        exif[0x0112] = int(sys.argv[5])
+        heif.info["exif"] = exif.tobytes()
     heif.save(sys.argv[4], quality=85, tile_size=tile, chroma=420)
 
 

@@ -43,6 +43,24 @@ public enum HEIFFixtures {
         return folder.appendingPathComponent(name).path
     }
 
+    /// True when python3 can import pillow_heif (`make setup`), which writes phone-like HEICs.
+    public static var pillowHEIFInstalled: Bool {
+        (try? ProductRunner.runTool("python3", ["-c", "import pillow_heif"]).status) == 0
+    }
+
+    /// A HEIC like a phone's written by Tests/Scripts/make_heic.py: a `width` x `height` picture
+    /// in a grid of `tile` x `tile` tiles, shown with the EXIF `orientation` (written as the
+    /// grid's irot/imir) when given, named `name` in `folder`; its path.
+    public static func phoneHEIC(
+        width: Int, height: Int, tile: Int, orientation: Int? = nil, _ name: String, in folder: URL
+    ) throws -> String {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Scripts/make_heic.py")
+        let path = folder.appendingPathComponent(name).path
+        try run("python3", [script.path, "\(width)", "\(height)", "\(tile)", path] + (orientation.map { ["\($0)"] } ?? []), in: folder)
+        return path
+    }
+
     /// An AVIF of `frames` (one: a still; more: an `avis` sequence at `fps`) written by avifenc
     /// with `options` (["--lossless"], ["--cicp", "12/13/6"]...), named `name` in `folder`; its path.
     public static func avif(

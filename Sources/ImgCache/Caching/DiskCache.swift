@@ -145,15 +145,18 @@ public final class DiskCache: Sendable {
     ///   - format: the variant's output format; ignored for originals. Default nil (no extension).
     ///   - contentType, etag, lastModified: stored as given. Default nil.
     ///   - expiresAt: when the stored response stops being fresh. Default nil (never).
+    ///   - durable: false skips the file's fsync even under `syncWrites`, for data that is cheap to
+    ///     make again and checked when read (image facts). Default true.
     /// - Throws: `invalidArgument` when `data` alone is over `sizeLimit`; `io` or `cacheIndex` when the
     ///   file or its row cannot be written (the key then holds its previous bytes, or is a miss).
     @discardableResult
     public func store(
         _ data: Data, for key: String, kind: CacheEntry.Kind = .original, format: ImageFormat? = nil,
-        contentType: String? = nil, etag: String? = nil, lastModified: String? = nil, expiresAt: Date? = nil
+        contentType: String? = nil, etag: String? = nil, lastModified: String? = nil, expiresAt: Date? = nil,
+        durable: Bool = true
     ) throws -> CacheEntry {
         try checkSize(data.count, for: key)
-        let temporary = try folder.writeTemporary(data, sync: configuration.syncWrites)
+        let temporary = try folder.writeTemporary(data, sync: configuration.syncWrites && durable)
         return try commit(
             temporary, byteCount: data.count, for: key, kind: kind, format: format, contentType: contentType, etag: etag,
             lastModified: lastModified, expiresAt: expiresAt)

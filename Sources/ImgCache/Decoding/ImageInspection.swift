@@ -1,3 +1,5 @@
+import Foundation
+
 /// What an image's headers say, read without decoding any pixels.
 public struct ImageInspection: Sendable, Equatable {
     public var format: ImageFormat
@@ -39,5 +41,26 @@ extension ImageDecoder {
     static func inspect(_ source: ImageSource, complete: Bool) throws -> ImageInspection {
         let decoder = try ImageDecoders.decoder(for: source.sniffFormat())
         return try source.withInput { try decoder.inspect($0, complete: complete) }
+    }
+}
+
+extension ImageInspection {
+    /// The headers' facts as JSON object fields with imgproxy's names where it has them
+    /// (`format`, `width`, `height`) and `frames`, `orientation` (EXIF, 1-8) and `icc_profile`
+    /// (its description, null when there is none or it is malformed, and then
+    /// `icc_profile_malformed` says why).
+    public var jsonFields: [String: Any] {
+        var fields: [String: Any] = [
+            "format": format.rawValue, "width": size.width, "height": size.height, "frames": frameCount,
+            "orientation": orientation.rawValue,
+        ]
+        switch colorProfile {
+        case .none: fields["icc_profile"] = NSNull()
+        case .profile(let profile): fields["icc_profile"] = profile.description
+        case .malformed(let reason):
+            fields["icc_profile"] = NSNull()
+            fields["icc_profile_malformed"] = reason
+        }
+        return fields
     }
 }

@@ -31,6 +31,8 @@ public final class ImagePipeline: Sendable {
     let preparer: VariantPreparer
     /// Where the stored variants found or rendered lately are (see `storedSummary(for:)`).
     let remembered: RememberedVariants
+    /// The image facts of stored variants (see `facts(for:)`).
+    let factsStore: FactsStore
     /// Runs the blocking work: one thread per concurrent decode, and two more for cache and file
     /// I/O while decodes keep the others busy. The shared tiers' calls have threads of their own
     /// (`SharedTiers.io`).
@@ -84,6 +86,7 @@ public final class ImagePipeline: Sendable {
                 limits: configuration.limits, passBudget: configuration.renderPassBudgetBytes, metrics: metrics),
             blocking: blocking)
         remembered = RememberedVariants(limit: configuration.rememberedVariantLimit, disk: diskCache, blocking: blocking)
+        factsStore = FactsStore(disk: diskCache, blocking: blocking)
         self.metrics = metrics
         self.blocking = blocking
         self.shared = shared

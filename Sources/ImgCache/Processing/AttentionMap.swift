@@ -85,41 +85,10 @@ struct AttentionMap {
         return (best % side, best / side)
     }
 
-    /// `bitmap` shrunk to 32 x 32 by area (each cell the mean of the pixels it covers, a cell
-    /// spreading over several when the bitmap is smaller), in premultiplied red, green and blue
-    /// 0...255 (transparent pixels count as black, as vips premultiplies before it searches).
+    /// `bitmap` shrunk to 32 x 32 by area, in premultiplied red, green and blue 0...255
+    /// (transparent pixels count as black, as vips premultiplies before it searches).
     private static func preview(_ bitmap: Bitmap) -> [SIMD3<Float>] {
-        let (width, height) = (bitmap.width, bitmap.height)
-        let across = ResamplingTaps(inputLength: width, start: 0, length: Double(width), outputLength: side)
-        let down = ResamplingTaps(inputLength: height, start: 0, length: Double(height), outputLength: side)
-        // Rows shrunk to 32 columns, stored column by column so that each column can shrink next.
-        var columns = [SIMD4<Float>](repeating: .zero, count: side * height)
-        var row = [SIMD4<Float>](repeating: .zero, count: width)
-        bitmap.pixels.withUnsafeBufferPointer { pixels in
-            row.withUnsafeMutableBufferPointer { row in
-                columns.withUnsafeMutableBufferPointer { columns in
-                    for y in 0..<height {
-                        var offset = y * width * 4
-                        for x in 0..<width {
-                            let rgba = SIMD4<Float>(
-                                Float(pixels[offset]), Float(pixels[offset + 1]), Float(pixels[offset + 2]), Float(pixels[offset + 3]))
-                            row[x] = rgba * (rgba.w / 255)
-                            offset += 4
-                        }
-                        across.reduce(UnsafePointer(row.baseAddress!)) { column, value in columns[column * height + y] = value }
-                    }
-                }
-            }
-        }
-        var cells = [SIMD3<Float>](repeating: .zero, count: side * side)
-        columns.withUnsafeBufferPointer { columns in
-            cells.withUnsafeMutableBufferPointer { cells in
-                for x in 0..<side {
-                    down.reduce(columns.baseAddress! + x * height) { y, value in cells[y * side + x] = SIMD3(value.x, value.y, value.z) }
-                }
-            }
-        }
-        return cells
+        AreaShrink.premultiplied(bitmap, to: PixelSize(width: side, height: side)).map { SIMD3($0.x, $0.y, $0.z) }
     }
 
     /// CIE XYZ (D65, Y 0...100) of an sRGB colour in 0...255.

@@ -70,4 +70,11 @@ struct ResamplingTaps {
             }
         }
     }
+
+    /// Hands `body` each input pixel output `column` reads, with its weight.
+    @inline(__always)
+    func forEachTap(of column: Int, _ body: (Int, Float) -> Void) {
+        let first = Int(firstInput[column]), offset = Int(weightOffset[column])
+        for tap in 0..<Int(tapCount[column]) { body(first + tap, weights[offset + tap]) }
+    }
 }

@@ -2,10 +2,10 @@ import Foundation
 import ImgCache
 import ImgCacheServerURLs
 
-/// What `imgcache serve` answers: imgproxy-style image URLs through the pipeline, `/health` and
-/// `/metrics`. It is the `HTTPServer`'s handler, and its immediate handler for what needs no
-/// waiting: a URL that does not parse or verify, a variant the pipeline has at hand (see
-/// `ImageServer`).
+/// What `imgcache serve` answers: imgproxy-style image URLs through the pipeline, their facts
+/// under `/info/` (see `InfoService`), `/health` and `/metrics`. It is the `HTTPServer`'s
+/// handler, and its immediate handler for what needs no waiting: a URL that does not parse or
+/// verify, a variant the pipeline has at hand (see `ImageServer`).
 ///
 /// An image response carries its Content-Type, a strong ETag (see `EntityTags`; `If-None-Match`
 /// gives 304), `Cache-Control: public, max-age=TTL` (signed URLs name immutable results; an
@@ -36,6 +36,8 @@ final class ImageService: Sendable {
     let metrics: ServerMetrics
     /// The server, for its state (`/health`) and statistics (`/metrics`), once it runs.
     private let server: ServerReference
+    /// `/info/...` paths: the facts of the variant an image path names.
+    private let info: InfoService
 
     init(
         pipeline: ImagePipeline, urls: ServeURLConfiguration, ttl: Int, clock: @escaping @Sendable () -> Date,
@@ -47,6 +49,7 @@ final class ImageService: Sendable {
         self.clock = clock
         self.fallback = fallback
         answers = ServedAnswers(pipeline: pipeline)
+        info = InfoService(pipeline: pipeline)
         parser = ServeURLParser(configuration: urls)
         self.metrics = metrics
         self.server = server
@@ -62,6 +65,16 @@ final class ImageService: Sendable {
             let format = negotiation.format(for: request.headers)
             var varies = false
             do {
+                if let imagePath = InfoService.imagePath(request.path) {
+                    let served = try parse(imagePath)
+                    _ = try served.maxAge(ttl: ttl, now: clock())
+                    let imageRequest = try await imageRequest(for: served)
+                    // An expiring URL's answer is made each time, with the max-age left then.
+                    return try await info.respond(
+                        path: request.path, request: imageRequest, sourceURL: served.sourceURL,
+                        maxAge: { [clock, ttl] in try served.maxAge(ttl: ttl, now: clock()) }, keeps: served.expires == nil,
+                        ifNoneMatch: request.headers["if-none-match"])
+                }
                 let served = try parse(request.path)
                 varies = negotiates(served)
                 _ = try served.maxAge(ttl: ttl, now: clock())
@@ -85,6 +98,7 @@ final class ImageService: Sendable {
     func respondAtOnce(to request: HTTPRequest) -> HTTPResponse? {
         guard request.path != "/health", request.path != "/metrics" else { return nil }
         let ifNoneMatch = request.headers["if-none-match"]
+        if InfoService.imagePath(request.path) != nil { return info.keptResponse(for: request.path, ifNoneMatch: ifNoneMatch) }
         let format = negotiation.format(for: request.headers)
         // The memo's key: the path, and the format negotiated when requests are.
         let memoKey = negotiation.isActive ? request.path + "\n" + (format?.rawValue ?? "auto") : request.path
@@ -142,15 +156,24 @@ final class ImageService: Sendable {
     /// the source fails; a wallpaper slice once the screenshot's size is known (without a
     /// fallback: its region follows from the screenshot).
     private func prepare(_ served: ServeRequest, in format: ImageFormat?) async throws -> FallbackSummary {
+        guard case .ready(let request) = served.plan else {
+            return FallbackSummary(summary: try await pipeline.prepare(try await imageRequest(for: served)))
+        }
+        let chosen = negotiated(request, in: format)
+        guard let fallback else { return FallbackSummary(summary: try await pipeline.prepare(chosen)) }
+        return try await pipeline.prepare(chosen, fallback: fallback.image)
+    }
+
+    /// The request for the variant `served` names as its URL says (no format negotiated); for a
+    /// wallpaper slice, once the screenshot's size is known (fetched through the caches).
+    private func imageRequest(for served: ServeRequest) async throws -> ImageRequest {
         switch served.plan {
         case .ready(let request):
-            let request = negotiated(request, in: format)
-            guard let fallback else { return FallbackSummary(summary: try await pipeline.prepare(request)) }
-            return try await pipeline.prepare(request, fallback: fallback.image)
+            return request
         case .slice(let slice):
             let screenshot = try await pipeline.data(for: served.sourceURL)
             let size = try ImageDecoder.inspect(.data(screenshot.data)).size
-            return FallbackSummary(summary: try await pipeline.prepare(try slice.request(screenshotSize: size)))
+            return try slice.request(screenshotSize: size)
         }
     }
 

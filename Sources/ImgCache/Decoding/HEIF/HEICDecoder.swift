@@ -5,14 +5,18 @@
 /// - Header facts: the container is parsed (`HEIFImageHandle`) and the size checked against the
 ///   limits, and libheif's memory for the decode against the working memory, before decoding.
 /// - Memory: libheif 1.15 decodes a grid only whole (it has no API to decode one tile, added in
-///   1.19), so a HEIC is decoded to its coded planes (YCbCr at its depth, in the chroma format of
-///   its `hvcC`, `HEVCChroma`: no RGB copy), admitted
+///   1.19), so a plain grid of 8-bit HEVC tiles (`HEIFTileGrid`, what phones write) is decoded a
+///   row of tiles at a time, each tile as a file of its own (`HEICTileRows`), admitted for
+///   `HEICTileRows.workingBytes(for:)`. Any other image is decoded whole to its coded planes
+///   (YCbCr at its depth, in the chroma format of its `hvcC`, `HEVCChroma`: no RGB copy), admitted
 ///   for `workingBytes(for:chroma:size:)`, and its rows are converted to RGBA (`HEIFDecodedImage`) as
 ///   they stream into the resampler. Overlays, which libheif composes in RGB, are decoded to RGB.
 /// - Thumbnails: the smallest embedded thumbnail is decoded instead when every target comes out
 ///   of it at the size it would from the full image without upscaling, and its aspect agrees with
 ///   the image's (imgproxy's ENFORCE_THUMBNAIL rule); never for a region, or without transforms.
-/// - Geometry: libheif applies the transforms itself (none with `appliesOrientation` false).
+/// - Geometry: libheif applies the transforms itself (none with `appliesOrientation` false); a
+///   grid decoded by tiles has its `irot`/`imir` applied to the resampled outputs, and reported
+///   as `ImageInfo.orientation`.
 /// - Colour: an embedded ICC profile, else `nclx` primaries, as `DecodingOptions.colorPolicy` says.
 /// - Alpha: premultiplied alpha (as the file says) is divided out before resampling.
 enum HEICDecoder {
@@ -50,6 +54,11 @@ enum HEICDecoder {
             let geometries = try targets.map { try $0.geometry(forStoredSize: size, orientation: .up) }
             var info = ImageInfo(format: .heic, sourceSize: size, colorProfile: primary.colorProfile)
             let thumbnail = transformed ? coveringThumbnail(of: primary, size: size, targets: targets, geometries: geometries) : nil
+            if thumbnail == nil, let grid = try tileGrid(of: bytes, primary: primary, size: size, transformed: transformed) {
+                info.orientation = grid.orientation
+                try decodeTiles(grid, of: bytes, targets: targets, info: info, onFrame: onFrame)
+                return info
+            }
             let source = thumbnail?.handle ?? primary
             let decodedSize = thumbnail?.size ?? size
             let chroma = HEVCChroma(bytes)
@@ -72,6 +81,32 @@ enum HEICDecoder {
                 try onFrame(index, ImageFrame(bitmap: bitmap), info)
             }
             return info
+        }
+    }
+
+    /// The primary image as a grid to decode a row of tiles at a time (`HEIFTileGrid`), its
+    /// orientation `.up` unless `transformed`; nil when libheif should decode it whole.
+    private static func tileGrid(
+        of bytes: UnsafeRawBufferPointer, primary: HEIFImageHandle, size: PixelSize, transformed: Bool
+    ) throws -> HEIFTileGrid? {
+        guard !primary.hasAlpha, primary.bitsPerSample == 8, let grid = try HEIFTileGrid(HEIFContainer(bytes)) else { return nil }
+        let orientation = transformed ? grid.orientation : .up
+        guard (orientation.swapsAxes ? grid.outputSize.transposed : grid.outputSize) == size else { return nil }
+        return transformed ? grid : grid.withoutOrientation
+    }
+
+    /// Decodes `grid` a row of tiles at a time (`HEICTileRows`), once its working memory is admitted.
+    private static func decodeTiles(
+        _ grid: HEIFTileGrid, of bytes: UnsafeRawBufferPointer, targets: [DecodingOptions], info: ImageInfo, onFrame: TargetFrameHandler
+    ) throws {
+        let options = targets[0]
+        try options.limits.checkWorkingMemory(bytes: HEICTileRows.workingBytes(for: grid), for: grid.outputSize)
+        let geometries = try targets.map { try $0.geometry(forStoredSize: grid.outputSize, orientation: grid.orientation) }
+        let resampler = RowResampler(inputSize: grid.outputSize, geometries: geometries, inputIsOpaque: true)
+        var profile = info.colorProfile
+        try HEICTileRows(grid: grid, bytes: bytes).push(into: resampler, colorTransform: profile.transformToSRGB(policy: options.colorPolicy))
+        for (index, bitmap) in resampler.finish().enumerated() {
+            try onFrame(index, ImageFrame(bitmap: bitmap.oriented(grid.orientation)), info)
         }
     }
 

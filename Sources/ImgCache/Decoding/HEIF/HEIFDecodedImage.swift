@@ -3,7 +3,7 @@ import CHeif
 /// A decoded libheif image, released with the value, whose rows are read one at a time as 8-bit
 /// straight RGBA: planar YCbCr (4:2:0, 4:2:2, 4:4:4, chroma taken from the nearest sample, as
 /// libheif 1.15 does) or monochrome at up to 16 bits converted here with its `YCbCrMatrix`, or
-/// interleaved 8-bit RGB(A) copied.
+/// interleaved or planar 8-bit RGB(A) copied.
 final class HEIFDecodedImage {
     /// One plane: its first byte, bytes per row, and bits per sample (more than 8: 16-bit samples).
     private struct Plane {
@@ -33,6 +33,7 @@ final class HEIFDecodedImage {
 
     private enum Layout {
         case interleaved(Plane, channels: Int)
+        case rgb(red: Plane, green: Plane, blue: Plane)
         case ycbcr(luma: Plane, cb: Plane, cr: Plane, shiftX: Int, shiftY: Int, matrix: YCbCrMatrix)
         case monochrome(Plane, matrix: YCbCrMatrix)
     }
@@ -42,13 +43,21 @@ final class HEIFDecodedImage {
     private let alpha: Plane?
     let size: PixelSize
 
-    /// `image` as planes, or nil (the image not released) when it is not planar YCbCr or monochrome.
+    /// `image` as planes, or nil (the image not released) when it is not planar YCbCr,
+    /// monochrome or 8-bit RGB.
     init?(planar image: OpaquePointer, matrix: YCbCrMatrix) {
-        let width = Int(heif_image_get_width(image, heif_channel_Y)), height = Int(heif_image_get_height(image, heif_channel_Y))
-        guard width > 0, height > 0, let luma = Plane(image, heif_channel_Y) else { return nil }
-        switch (heif_image_get_colorspace(image), heif_image_get_chroma_format(image)) {
+        let colorspace = heif_image_get_colorspace(image)
+        // The plane that gives the size: luma, or red.
+        let first = colorspace == heif_colorspace_RGB ? heif_channel_R : heif_channel_Y
+        let width = Int(heif_image_get_width(image, first)), height = Int(heif_image_get_height(image, first))
+        guard width > 0, height > 0, let luma = Plane(image, first) else { return nil }
+        switch (colorspace, heif_image_get_chroma_format(image)) {
         case (heif_colorspace_monochrome, _):
             layout = .monochrome(luma, matrix: matrix)
+        case (heif_colorspace_RGB, heif_chroma_444):
+            guard let green = Plane(image, heif_channel_G), let blue = Plane(image, heif_channel_B), [luma.bits, green.bits, blue.bits] == [8, 8, 8]
+            else { return nil }
+            layout = .rgb(red: luma, green: green, blue: blue)
         case (heif_colorspace_YCbCr, let chroma) where [heif_chroma_420, heif_chroma_422, heif_chroma_444].contains(chroma):
             guard let cb = Plane(image, heif_channel_Cb), let cr = Plane(image, heif_channel_Cr), cb.bits == luma.bits, cr.bits == luma.bits
             else { return nil }
@@ -77,10 +86,10 @@ final class HEIFDecodedImage {
 
     deinit { heif_image_release(image) }
 
-    /// Writes row `y` as 8-bit straight RGBA to `target` (`size.width` pixels), alpha divided out
-    /// when `premultiplied`.
-    func rgbaRow(_ y: Int, premultiplied: Bool, into target: UnsafeMutablePointer<UInt8>) {
-        let width = size.width
+    /// Writes the first `width` pixels of row `y` (default and at most `size.width`) as 8-bit
+    /// straight RGBA to `target`, alpha divided out when `premultiplied`.
+    func rgbaRow(_ y: Int, premultiplied: Bool, into target: UnsafeMutablePointer<UInt8>, width: Int? = nil) {
+        let width = min(width ?? size.width, size.width)
         switch layout {
         case .interleaved(let plane, let channels):
             let source = plane.base + y * plane.stride
@@ -92,6 +101,13 @@ final class HEIFDecodedImage {
             }
             if premultiplied && channels == 4 { Self.unpremultiply(target, width: width) }
             return
+        case .rgb(let red, let green, let blue):
+            let (r, g, b) = (red.base + y * red.stride, green.base + y * green.stride, blue.base + y * blue.stride)
+            for x in 0..<width {
+                target[x * 4] = r[x]
+                target[x * 4 + 1] = g[x]
+                target[x * 4 + 2] = b[x]
+            }
         case .ycbcr(let luma, let cb, let cr, let shiftX, let shiftY, let matrix):
             let chromaY = y >> shiftY
             for x in 0..<width {

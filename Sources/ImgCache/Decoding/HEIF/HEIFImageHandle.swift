@@ -117,6 +117,24 @@ final class HEIFImageHandle {
         return try HEIFDecodedImage(interleaved: rgb, channels: hasAlpha ? 4 : 3)
     }
 
+    /// Decodes the image as stored (no transforms) to planar 8-bit RGB, the way libheif 1.15
+    /// converts each tile of a grid it composes.
+    func decodeRGBPlanes() throws -> HEIFDecodedImage {
+        guard let options = heif_decoding_options_alloc() else {
+            throw ImgCacheError.corruptImage(format: .heic, detail: "libheif cannot allocate decoding options")
+        }
+        defer { heif_decoding_options_free(options) }
+        options.pointee.ignore_transformations = 1
+        var image: OpaquePointer?
+        try Self.check(heif_decode_image(handle, &image, heif_colorspace_RGB, heif_chroma_444, options), while: "decoding a tile")
+        guard let image else { throw ImgCacheError.corruptImage(format: .heic, detail: "libheif returned no image") }
+        guard let planes = HEIFDecodedImage(planar: image, matrix: ycbcrMatrix) else {
+            heif_image_release(image)
+            throw ImgCacheError.corruptImage(format: .heic, detail: "libheif returned a tile that is not 8-bit RGB")
+        }
+        return planes
+    }
+
     /// Throws `corruptImage` with libheif's message for an error other than OK.
     static func check(_ error: heif_error, while doing: String) throws {
         guard error.code != heif_error_Ok else { return }
