@@ -34,7 +34,7 @@ THROUGHPUT_FLAGS ?=
 
 FUZZ_SECONDS ?= 600
 
-.PHONY: all help setup build release test demo fuzz bench bench-throughput bench-compare bench-corpus bench-memory bench-limits bench-webp bench-webp-size bench-avif-size bench-png-palette bench-heif bench-smartcrop bench-redis bench-disk-hit bench-serve clean
+.PHONY: all help setup build release test test-sanitized demo fuzz bench bench-throughput bench-compare bench-corpus bench-memory bench-limits bench-webp bench-webp-size bench-avif-size bench-png-palette bench-heif bench-smartcrop bench-redis bench-disk-hit bench-serve clean
 
 all: build
 
@@ -43,6 +43,7 @@ help:
 	@echo "make build         debug build"
 	@echo "make release       release build (.build/release/imgcache)"
 	@echo "make test          setup, build the tests, run them (conformance tests read \$$IMGCACHE_CORPUS or ../shared/corpus)"
+	@echo "make test-sanitized  setup, the tests under AddressSanitizer (UBSan in the C shims) but the conformance suites, the demo under LeakSanitizer, the concurrent suites under ThreadSanitizer; reports in .build/sanitizer-reports (Tests/Sanitizers/run.sh)"
 	@echo "make demo          setup, release build, Samples/demo.sh: fetch harbour.jpg from a local nginx for three widget sizes (twice: the second from the disk cache), cache stats, a wallpaper slice (and blurred), the overlay, spinner.gif's first 8 frames, a centre and a smart crop of portrait.jpg; outputs in out/"
 	@echo "make bench         setup, release build, corpus, imgcache-bench (options: BENCH_FLAGS=\"--runs 5 gif\"), then throughput.sh (THROUGHPUT_FLAGS=\"--runs 1\")"
 	@echo "make bench-throughput  setup, release build, prefetch of 1,000 images against vipsthumbnail and Pillow on 1 and 2 cores, over HTTPS + 20 ms, and a 12 MP JPEG to every phone widget size in one call (Benchmarks/throughput.sh; BENCH_FLAGS=\"--runs 1 --only a\")"
@@ -114,6 +115,9 @@ test: setup
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
 	bash Tests/release-smoke.sh
+
+test-sanitized: setup
+	Tests/Sanitizers/run.sh
 
 demo: setup release
 	Samples/demo.sh "$(IMGCACHE_BIN)"
