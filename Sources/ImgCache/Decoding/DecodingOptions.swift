@@ -30,6 +30,11 @@ public struct DecodingOptions: Sendable, Hashable {
     public var appliesOrientation: Bool
     /// What is done with the source's colour profile. Default `.convert` (to sRGB).
     public var colorPolicy: ColorPolicy
+    /// Whether one still frame is kept, the one that represents an animation best (a poster for
+    /// WidgetKit, which does not animate), chosen by `PosterPicker` among the first `maxFrames`
+    /// frames, decoding no further than it needs; `ImageInfo.poster` tells which. The frame
+    /// budget does not limit the frames scored, as only the best one is held. Default false.
+    public var picksPoster: Bool
 
     public init(
         targetSize: PixelSize? = nil,
@@ -42,7 +47,8 @@ public struct DecodingOptions: Sendable, Hashable {
         limits: DecodingLimits = DecodingLimits(),
         acceptsTruncatedData: Bool = false,
         appliesOrientation: Bool = true,
-        colorPolicy: ColorPolicy = .convert
+        colorPolicy: ColorPolicy = .convert,
+        picksPoster: Bool = false
     ) {
         self.targetSize = targetSize
         self.sourceRegion = sourceRegion
@@ -55,6 +61,7 @@ public struct DecodingOptions: Sendable, Hashable {
         self.acceptsTruncatedData = acceptsTruncatedData
         self.appliesOrientation = appliesOrientation
         self.colorPolicy = colorPolicy
+        self.picksPoster = picksPoster
     }
 
     /// Throws `invalidArgument` for a zero or negative size, frame count or budget, a target over
@@ -88,10 +95,17 @@ public struct DecodingOptions: Sendable, Hashable {
     /// Frames kept when each output frame is `frameSize`: min(maxFrames, budget / (w x h x 4)), at
     /// least 1, counting each frame at the size it ends at (the target's under `.pad`, as frames
     /// are padded to it; a smart crop's cut).
+    /// A poster keeps one.
     func framesToKeep(frameSize: PixelSize) -> Int {
+        if picksPoster { return 1 }
         let keptSize = contentMode == .pad ? targetSize ?? frameSize : AttentionCrop(for: self)?.cropSize(of: frameSize) ?? frameSize
         let (frameBytes, overflow) = keptSize.area.multipliedReportingOverflow(by: 4)
         return overflow ? 1 : max(1, min(maxFrames, frameBudgetBytes / max(1, frameBytes)))
+    }
+
+    /// Frames an animation is decoded for: those kept, or for a poster the frames it may score.
+    func framesToDecode(frameSize: PixelSize) -> Int {
+        picksPoster ? maxFrames : framesToKeep(frameSize: frameSize)
     }
 
     /// The geometry for a source of `storedSize` (as stored, before orientation) shown with

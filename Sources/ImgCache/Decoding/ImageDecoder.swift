@@ -131,11 +131,14 @@ public enum ImageDecoder {
         return passes
     }
 
-    /// Decodes the open `input` of `format` for `targets` with the format's registered decoder.
+    /// Decodes the open `input` of `format` for `targets` with the format's registered decoder
+    /// (through `PosterPass` when a target keeps a poster).
     @discardableResult
     static func decode(
         _ input: SourceInput, format: ImageFormat, targets: [DecodingOptions], onFrame: TargetFrameHandler
     ) throws -> ImageInfo {
-        try ImageDecoders.decoder(for: format).decode(input, for: targets, onFrame: onFrame)
+        let decoder = try ImageDecoders.decoder(for: format)
+        guard targets.contains(where: \.picksPoster) else { return try decoder.decode(input, for: targets, onFrame: onFrame) }
+        return try PosterPass.decode(input, decoder: decoder, targets: targets, onFrame: onFrame)
     }
 }

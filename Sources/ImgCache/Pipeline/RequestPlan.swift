@@ -31,9 +31,9 @@ struct RequestPlan: Sendable {
             targetSize: resolved?.pixels, sourceRegion: request.sourceRegion, contentMode: request.contentMode,
             gravity: request.gravity, allowsUpscaling: request.allowsUpscaling, maxFrames: request.maxFrames ?? configuration.maxFrames,
             frameBudgetBytes: request.frameBudgetBytes ?? configuration.frameBudgetBytes,
-            limits: configuration.limits, colorPolicy: request.colorPolicy)
-        // A still format keeps one frame: decoding more would be thrown away.
-        if request.outputFormat.isStill { options.maxFrames = 1 }
+            limits: configuration.limits, colorPolicy: request.colorPolicy, picksPoster: request.picksPoster)
+        // A still format keeps one frame: decoding more would be thrown away (a poster scores them).
+        if request.outputFormat.isStill && !request.picksPoster { options.maxFrames = 1 }
         try options.validate()
         self.options = options
         originalKey = Self.originalKey(for: request, configuration)
