@@ -66,6 +66,9 @@ enum DecodeCommand: Command {
         print("\(path): \(result.size) \(result.format.rawValue.uppercased()), \(frames), \(result.data.count) bytes"
             + " (source \(info.format.rawValue.uppercased()) \(info.sourceSize)\(info.isTruncated ? ", truncated" : "")"
             + (info.poster.map { ", poster frame \($0.index) of \($0.framesDecoded) decoded" } ?? "") + ")")
+        if let timeline = options.timeline {
+            print(TimelineReport(timeline, size: result.size, frames: result.frameCount).line)
+        }
     }
 
     /// Decodes `source` whole, runs `processors` on its frames (at `scale` pixels per point) and

@@ -41,6 +41,13 @@ struct TargetArguments {
                               not animate): the highest luminance contrast among the first
                               --max-frames, a later one only when over 2% better, decoding stopped
                               3 frames after a non-blank best; printed as "poster frame I of N decoded"
+          --timeline-entries N  the image is one of N entries (1 to 1000) of a widget's timeline, which
+                              share --extension's memory: each entry's frames get (limit - 10MB
+                              reserved) / N bytes (the --budget when less); an image whose one frame
+                              is over that exits 15 (serve 413), unless --fit-budget
+          --extension WHICH   widgetkit (30MB, default) or today (16MB): the memory of --timeline-entries
+          --fit-budget        with --timeline-entries, make an image over its entry's budget as large
+                              as fits instead (the same aspect, whole pixels)
           --color POLICY      the source's colour profile (ICC, or PNG sRGB/gAMA/cHRM): convert to
                               sRGB (default), keep it (pixels unconverted, the profile embedded in
                               JPEG and PNG output; GIF cannot carry one) or ignore it
@@ -66,6 +73,8 @@ struct TargetArguments {
     var budget: Int?
     /// `--poster`: keep the frame that represents the animation best.
     var poster = false
+    /// `--timeline-entries`, `--extension` and `--fit-budget`: nil without a timeline.
+    var timeline: TimelineBudget?
     var colorPolicy = ColorPolicy.convert
     /// `--cache-dir`: nil for the default folder.
     var cacheDirectory: URL?
@@ -117,6 +126,7 @@ struct TargetArguments {
             parseByteCount($0).flatMap { DecodingOptions.frameBudgets.contains($0) ? $0 : nil }
         }
         result.poster = arguments.flag("--poster")
+        result.timeline = try timeline(&arguments)
         result.colorPolicy = try arguments.value("--color", expected: "convert, keep or ignore") { ColorPolicy(rawValue: $0) }
             ?? .convert
         if cacheDirectory {
@@ -139,7 +149,9 @@ struct TargetArguments {
     func decodingOptions(verb: String) throws -> DecodingOptions {
         var options = DecodingOptions(
             targetSize: try singleTarget(verb: verb)?.resolve().pixels, contentMode: mode, gravity: gravity,
-            allowsUpscaling: upscale, colorPolicy: colorPolicy, picksPoster: poster)
+            allowsUpscaling: upscale, colorPolicy: colorPolicy, picksPoster: poster, timeline: timeline)
+        // A padded frame is the target: fitted to the timeline before anything, as the pipeline does.
+        if mode == .pad, let timeline, timeline.fitsImage { options.targetSize = options.targetSize.map(timeline.fitted) }
         if let maxFrames { options.maxFrames = maxFrames }
         if let budget { options.frameBudgetBytes = budget }
         return options
@@ -152,8 +164,22 @@ struct TargetArguments {
             ImageRequest(
                 url: url, target: target, contentMode: mode, gravity: gravity, allowsUpscaling: upscale,
                 maxFrames: maxFrames, frameBudgetBytes: budget, colorPolicy: colorPolicy, background: background,
-                picksPoster: poster)
+                picksPoster: poster, timeline: timeline)
         }
+    }
+
+    /// The timeline of `--timeline-entries` with `--extension` and `--fit-budget`, which need it.
+    private static func timeline(_ arguments: inout ArgumentList) throws -> TimelineBudget? {
+        let entries = try arguments.value("--timeline-entries", expected: "a whole number from 1 to 1000") {
+            Int($0).flatMap { TimelineBudget.entryCounts.contains($0) ? $0 : nil }
+        }
+        let memory = try arguments.value("--extension", expected: "widgetkit or today") { ExtensionMemory(rawValue: $0) }
+        let fits = arguments.flag("--fit-budget")
+        guard let entries else {
+            guard memory == nil, !fits else { throw UsageError("--extension and --fit-budget need --timeline-entries") }
+            return nil
+        }
+        return TimelineBudget(memory: memory ?? .widgetKit, entries: entries, fitsImage: fits)
     }
 
     /// `--gravity` or `--focus` (not both), which only a crop or a padding takes.

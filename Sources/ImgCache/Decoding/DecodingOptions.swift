@@ -35,6 +35,11 @@ public struct DecodingOptions: Sendable, Hashable {
     /// frames, decoding no further than it needs; `ImageInfo.poster` tells which. The frame
     /// budget does not limit the frames scored, as only the best one is held. Default false.
     public var picksPoster: Bool
+    /// The widget timeline this image is one entry of: the frame budget becomes at most the
+    /// entry's (`TimelineBudget.bytesPerEntry`), and an image whose one frame is over it is
+    /// refused with `overTimelineBudget`, or made smaller with `TimelineBudget.fitsImage`.
+    /// Default nil: no timeline.
+    public var timeline: TimelineBudget?
 
     public init(
         targetSize: PixelSize? = nil,
@@ -48,7 +53,8 @@ public struct DecodingOptions: Sendable, Hashable {
         acceptsTruncatedData: Bool = false,
         appliesOrientation: Bool = true,
         colorPolicy: ColorPolicy = .convert,
-        picksPoster: Bool = false
+        picksPoster: Bool = false,
+        timeline: TimelineBudget? = nil
     ) {
         self.targetSize = targetSize
         self.sourceRegion = sourceRegion
@@ -62,6 +68,7 @@ public struct DecodingOptions: Sendable, Hashable {
         self.appliesOrientation = appliesOrientation
         self.colorPolicy = colorPolicy
         self.picksPoster = picksPoster
+        self.timeline = timeline
     }
 
     /// Throws `invalidArgument` for a zero or negative size, frame count or budget, a target over
@@ -81,6 +88,7 @@ public struct DecodingOptions: Sendable, Hashable {
         if !Self.frameCounts.contains(maxFrames) {
             throw ImgCacheError.invalidArgument("max frames \(maxFrames) is not in 1...\(Self.frameCounts.upperBound)")
         }
+        try timeline?.validate()
         if !Self.frameBudgets.contains(frameBudgetBytes) {
             throw ImgCacheError.invalidArgument(
                 "frame budget \(frameBudgetBytes) bytes is not in 0...\(Self.frameBudgets.upperBound) (64 MiB)")
@@ -93,14 +101,19 @@ public struct DecodingOptions: Sendable, Hashable {
     public static let frameBudgets = 0...(64 << 20)
 
     /// Frames kept when each output frame is `frameSize`: min(maxFrames, budget / (w x h x 4)), at
-    /// least 1, counting each frame at the size it ends at (the target's under `.pad`, as frames
-    /// are padded to it; a smart crop's cut).
-    /// A poster keeps one.
+    /// least 1, counting each frame at `keptSize`; the budget is a timeline entry's when that is
+    /// less. A poster keeps one.
     func framesToKeep(frameSize: PixelSize) -> Int {
         if picksPoster { return 1 }
-        let keptSize = contentMode == .pad ? targetSize ?? frameSize : AttentionCrop(for: self)?.cropSize(of: frameSize) ?? frameSize
-        let (frameBytes, overflow) = keptSize.area.multipliedReportingOverflow(by: 4)
-        return overflow ? 1 : max(1, min(maxFrames, frameBudgetBytes / max(1, frameBytes)))
+        let (frameBytes, overflow) = keptSize(frameSize: frameSize).area.multipliedReportingOverflow(by: 4)
+        let budget = min(frameBudgetBytes, timeline?.bytesPerEntry ?? frameBudgetBytes)
+        return overflow ? 1 : max(1, min(maxFrames, budget / max(1, frameBytes)))
+    }
+
+    /// The size a frame resampled to `frameSize` ends at: the target's under `.pad`, as frames are
+    /// padded to it; a smart crop's cut.
+    func keptSize(frameSize: PixelSize) -> PixelSize {
+        contentMode == .pad ? targetSize ?? frameSize : AttentionCrop(for: self)?.cropSize(of: frameSize) ?? frameSize
     }
 
     /// Frames an animation is decoded for: those kept, or for a poster the frames it may score.

@@ -9,7 +9,8 @@
 /// `;gravity=north` (or `;gravity=focus:0.3,0.2`; for `.crop` and `.pad`) after that, then a
 /// background `;background=RRGGBBAA`, and the request's processors
 /// `;process=blur(sigma=4)|tint(dark)` last (then `;scale=3` when the target's scale is not 1);
-/// and `;poster=1` for a poster (`DecodingOptions.picksPoster`) after everything;
+/// and `;poster=1` for a poster (`DecodingOptions.picksPoster`), then a timeline's
+/// `;timeline=widgetkit:8` (`:fit` added with `fitsImage`) after everything;
 /// keys without them are unchanged, so variants stored before regions, colour policies,
 /// gravities and processors existed stay valid.
 enum VariantKey {
@@ -28,6 +29,6 @@ enum VariantKey {
             + (options.sourceRegion.map { ";region=\($0)" } ?? "") + options.colorPolicy.variantKeyComponent
             + ([.crop, .pad].contains(options.contentMode) ? options.gravity.variantKeyComponent : "")
             + (background.map { ";background=\($0)" } ?? "") + processors.variantKeyComponent(scale: scale)
-            + (options.picksPoster ? ";poster=1" : "")
+            + (options.picksPoster ? ";poster=1" : "") + (options.timeline?.variantKeyComponent ?? "")
     }
 }

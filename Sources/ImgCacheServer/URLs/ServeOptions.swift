@@ -75,6 +75,10 @@ struct ServeOptions {
     var tint: Tint?
     /// `exp`: the Unix time after which the URL is refused; nil for none.
     var expires: Int?
+    /// `po`: keep the frame that represents an animation best (`ImageRequest.picksPoster`).
+    var poster = false
+    /// `te`: the widget timeline the image is one entry of; nil for none.
+    var timeline: TimelineBudget?
 
     /// The options that last set the resizing type, a dimension and the dpr, as written, for messages.
     var resizingTypeOption = "rt"
@@ -111,6 +115,8 @@ struct ServeOptions {
         case "blur", "bl": try applyBlur(option)
         case "tint", "ti": try applyTint(option)
         case "expires", "exp": try applyExpires(option)
+        case "poster", "po": try applyPoster(option)
+        case "timeline_entries", "te": try applyTimeline(option)
         default:
             if let detail = Self.unsupportedImgproxyOptions[option.name] {
                 throw .unsupportedOption(name: option.name, detail: detail)
