@@ -35,6 +35,7 @@ struct FetchReport {
         }
         if let source = response.source {
             object["source"] = ["format": source.format.rawValue, "width": source.size.width, "height": source.size.height]
+            if let frame = source.posterFrame { object["poster_frame"] = frame }
         }
         return object
     }

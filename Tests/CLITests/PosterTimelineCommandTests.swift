@@ -94,4 +94,20 @@ final class PosterTimelineCommandTests: XCTestCase {
         XCTAssertEqual(timeline["reserve_bytes"] as? Int, 10_485_760)
         XCTAssertEqual(timeline["fits"] as? Bool, true)
     }
+
+    func testFetchReportsThePosterFrameWhenItDecodes() throws {
+        let folder = try CLIRunner.temporaryFolder()
+        let gif = try blankFirstGIF(in: folder)
+        let arguments = ["fetch", gif, "--size", "100x100", "--poster", "--json", "--cache-dir", folder.appendingPathComponent("cache").path]
+        let first = try CLIRunner.run(arguments, in: folder)
+        XCTAssertEqual(first.status, 0, first.errors)
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(first.output.utf8)) as? [String: Any])
+        XCTAssertEqual(object["poster_frame"] as? Int, 1)
+        XCTAssertEqual(object["frames"] as? Int, 1)
+        XCTAssertEqual(object["format"] as? String, "png")
+        // From the cache nothing is decoded, so nothing is said of the source.
+        let again = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(try CLIRunner.run(arguments, in: folder).output.utf8)) as? [String: Any])
+        XCTAssertNil(again["poster_frame"])
+        XCTAssertEqual(again["cache"] as? String, "disk")
+    }
 }
