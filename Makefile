@@ -25,7 +25,7 @@ SUDO := $(shell [ "$$(id -u)" -eq 0 ] || command -v sudo 2>/dev/null)
 # overlay), and the tools the samples, conformance checks and benchmarks use. .ci/run installs the
 # same list.
 APT_PACKAGES := libgif-dev libpng-dev libjpeg-dev libsqlite3-dev libssl-dev libdeflate-dev liblcms2-dev libwebp-dev webp libheif-dev libavif-dev libheif-examples libavif-bin libgs-common libcairo2-dev fonts-dejavu-core pkg-config nginx \
-	python3 python3-pip libjpeg-turbo-progs imagemagick gifsicle libvips-tools hyperfine time strace \
+	python3 python3-pip libjpeg-turbo-progs imagemagick gifsicle libvips-tools hyperfine time strace pngquant \
 	openssl ca-certificates libhiredis-dev redis-server libmicrohttpd-dev stress curl wrk chromium
 
 IMGCACHE_BIN ?= .build/release/imgcache
@@ -34,7 +34,7 @@ THROUGHPUT_FLAGS ?=
 
 FUZZ_SECONDS ?= 600
 
-.PHONY: all help setup build release test demo fuzz bench bench-throughput bench-compare bench-corpus bench-memory bench-limits bench-webp bench-webp-size bench-avif-size bench-heif bench-smartcrop bench-redis bench-disk-hit bench-serve clean
+.PHONY: all help setup build release test demo fuzz bench bench-throughput bench-compare bench-corpus bench-memory bench-limits bench-webp bench-webp-size bench-avif-size bench-png-palette bench-heif bench-smartcrop bench-redis bench-disk-hit bench-serve clean
 
 all: build
 
@@ -54,6 +54,7 @@ help:
 	@echo "make bench-heif    setup, release build, a 12 MP HEIC, a 4K AVIF and a 48 MP HEIC to an iPhone 16 Pro medium widget against vipsthumbnail and Pillow with pillow-heif: wall time and peak RSS (Benchmarks/heif.sh; BENCH_FLAGS=\"--rounds 3\")"
 	@echo "make bench-webp-size  setup, release build, corpus, WebP's size against JPEG q85 and GIF at the same SSIM on the benchmark corpus (imgcache-bench --webp-sizes)"
 	@echo "make bench-avif-size  setup, release build, corpus, AVIF's size against JPEG q85 and WebP at the same SSIM on the corpus's stills, with encode times (imgcache-bench --avif-sizes)"
+	@echo "make bench-png-palette  setup, release build, corpus, --palette 256 against the same PNG in RGBA and pngquant (with and without dithering) on translucent icons, a translucent photo and a slice: bytes, PSNR, time (Benchmarks/png_palette.py; BENCH_FLAGS=\"--runs 5 --colors 64\")"
 	@echo "make bench-smartcrop  setup, release build, --gravity smart against vipsthumbnail --smartcrop attention on a synthetic photo set: window distance and time over a centre crop (Benchmarks/smartcrop.sh; BENCH_FLAGS=\"--rounds 3\")"
 	@echo "make bench-redis   setup, release build, 4 prefetch instances sharing one Redis against 1: origin requests and wall time (Benchmarks/redis.sh; BENCH_FLAGS=\"--urls 200 --instances 4 --delay-ms 20\")"
 	@echo "make bench-disk-hit  setup, release build, fetch of a stored 8-frame GIF variant against cache path in a cache of 600 entries, with hyperfine and strace's sync count (Benchmarks/disk-hit.sh; BENCH_FLAGS=\"--rounds 7 --runs 10 --baseline OLD_BINARY\")"
@@ -137,6 +138,9 @@ bench-webp-size: bench-corpus release
 
 bench-avif-size: bench-corpus release
 	.build/release/imgcache-bench --avif-sizes
+
+bench-png-palette: bench-corpus release
+	$(PYTHON) Benchmarks/png_palette.py $(BENCH_FLAGS)
 
 bench-smartcrop: setup release
 	Benchmarks/smartcrop.sh --no-build $(BENCH_FLAGS)
