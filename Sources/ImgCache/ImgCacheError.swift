@@ -32,6 +32,9 @@ public enum ImgCacheError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The encoded image is over `ImageRequest.maxBytes` even at the lowest quality (JPEG, lossy
     /// WebP), or as it is (PNG, GIF, lossless WebP): `bytes` is the smallest output made.
     case outputOverByteLimit(format: ImageFormat, bytes: Int, limit: Int)
+    /// One output frame of `width x height` (4 bytes a pixel) is over what each of `entries`
+    /// entries of a widget's timeline may take (`TimelineBudget`, without `fitsImage`).
+    case overTimelineBudget(width: Int, height: Int, bytesPerEntry: Int, entries: Int)
     /// A file could not be read or written.
     case io(path: String, detail: String)
     /// The cache index (SQLite database at `path`) failed after its retries.
@@ -72,6 +75,9 @@ public enum ImgCacheError: Error, Sendable, Equatable, CustomStringConvertible {
             return "cannot encode \(format.rawValue.uppercased()): \(detail)"
         case .outputOverByteLimit(let format, let bytes, let limit):
             return "the smallest \(format.rawValue.uppercased()) output is \(bytes) bytes, over the cap of \(limit) bytes (max bytes)"
+        case .overTimelineBudget(let width, let height, let bytesPerEntry, let entries):
+            return "a \(width)x\(height) frame takes \(width * height * 4) bytes, over the \(bytesPerEntry) bytes each of"
+                + " \(entries) timeline entries may take (fit budget makes it smaller)"
         case .io(let path, let detail):
             return "\(path): \(detail)"
         case .cacheIndex(let path, let detail):

@@ -49,7 +49,7 @@ enum DecodeCommand: Command {
 
         let format = try outputPath.map { try FetchCommand.outputFormat(forPath: $0, quality: quality).request } ?? .automatic
         switch format {
-        case .png, .jpeg: options.maxFrames = 1
+        case .png, .jpeg: if !options.picksPoster { options.maxFrames = 1 }
         case .automatic, .gif, .webp, .webpLossless, .avif: break
         }
         let writer = try OutputWriter(
@@ -67,7 +67,11 @@ enum DecodeCommand: Command {
         try write(result.data, to: path)
         let frames = result.frameCount == 1 ? "1 frame" : "\(result.frameCount) frames"
         print("\(path): \(result.size) \(result.format.rawValue.uppercased()), \(frames), \(result.data.count) bytes"
-            + " (source \(info.format.rawValue.uppercased()) \(info.sourceSize)\(info.isTruncated ? ", truncated" : ""))")
+            + " (source \(info.format.rawValue.uppercased()) \(info.sourceSize)\(info.isTruncated ? ", truncated" : "")"
+            + (info.poster.map { ", poster frame \($0.index) of \($0.framesDecoded) decoded" } ?? "") + ")")
+        if let timeline = options.timeline {
+            print(TimelineReport(timeline, size: result.size, frames: result.frameCount).line)
+        }
     }
 
     /// Decodes `source` whole, runs `processors` on its frames (at `scale` pixels per point) and

@@ -31,6 +31,8 @@ enum ExitStatus: Int32 {
     case notCached = 13
     /// The output is over --max-bytes even at the lowest quality (or, without a quality, as it is).
     case overByteCap = 14
+    /// An image over a widget timeline's per-entry budget (--timeline-entries without --fit-budget).
+    case overTimelineBudget = 15
 
     /// The exit status and the one-line message for an error.
     static func describing(_ error: Error) -> (status: ExitStatus, message: String) {
@@ -55,6 +57,7 @@ enum ExitStatus: Int32 {
             case .refusedURL: return (.refusedURL, error.description)
             case .notCached: return (.notCached, error.description)
             case .outputOverByteLimit: return (.overByteCap, error.description)
+            case .overTimelineBudget: return (.overTimelineBudget, error.description)
             }
         default:
             return (.failure, "\(error)")

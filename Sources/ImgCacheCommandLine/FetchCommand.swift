@@ -24,6 +24,9 @@ enum FetchCommand: Command {
           --cache-key KEY     the image's own cache key, instead of its URL (a signed URL's object id)
           --json              print a JSON object: path, pixel and point size, scale, frames, format,
                               bytes, cache outcome (memory, disk, shared, revalidated, network) and timings
+                              (with --timeline-entries the decoded bytes per entry and in all,
+                              against the extension's limit; with --poster, when it decoded, the
+                              frame kept: poster_frame)
           -o, --output FILE   also write the result to FILE; its extension picks the format
                               (.png, .jpg, .gif, .webp, .avif), so --format goes without it
         """

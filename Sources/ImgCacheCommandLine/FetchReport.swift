@@ -30,8 +30,12 @@ struct FetchReport {
                 if let error = estimate.expectedErrorPixels { object["expected_error_px"] = error }
             }
         }
+        if let timeline = response.request.timeline {
+            object["timeline"] = TimelineReport(timeline, size: response.pixelSize, frames: response.frameCount).object()
+        }
         if let source = response.source {
             object["source"] = ["format": source.format.rawValue, "width": source.size.width, "height": source.size.height]
+            if let frame = source.posterFrame { object["poster_frame"] = frame }
         }
         return object
     }

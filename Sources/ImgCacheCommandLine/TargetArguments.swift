@@ -37,6 +37,17 @@ struct TargetArguments {
           --max-frames N      most frames kept from an animation, 1 to 10000 (default 50)
           --budget BYTES      memory the kept frames may take, 0 to 64MB (default 15MB; 1 MB = 2^20 B);
                               frames kept = min(max frames, budget / (width x height x 4)), at least 1
+          --poster            keep one still, the frame that shows an animation best (WidgetKit does
+                              not animate): the highest luminance contrast among the first
+                              --max-frames, a later one only when over 2% better, decoding stopped
+                              3 frames after a non-blank best; printed as "poster frame I of N decoded"
+          --timeline-entries N  the image is one of N entries (1 to 1000) of a widget's timeline, which
+                              share --extension's memory: each entry's frames get (limit - 10MB
+                              reserved) / N bytes (the --budget when less); an image whose one frame
+                              is over that exits 15 (serve 413), unless --fit-budget
+          --extension WHICH   widgetkit (30MB, default) or today (16MB): the memory of --timeline-entries
+          --fit-budget        with --timeline-entries, make an image over its entry's budget as large
+                              as fits instead (the same aspect, whole pixels)
           --color POLICY      the source's colour profile (ICC, or PNG sRGB/gAMA/cHRM): convert to
                               sRGB (default), keep it (pixels unconverted, the profile embedded in
                               JPEG and PNG output; GIF cannot carry one) or ignore it
@@ -60,6 +71,10 @@ struct TargetArguments {
     var upscale = false
     var maxFrames: Int?
     var budget: Int?
+    /// `--poster`: keep the frame that represents the animation best.
+    var poster = false
+    /// `--timeline-entries`, `--extension` and `--fit-budget`: nil without a timeline.
+    var timeline: TimelineBudget?
     var colorPolicy = ColorPolicy.convert
     /// `--cache-dir`: nil for the default folder.
     var cacheDirectory: URL?
@@ -110,6 +125,8 @@ struct TargetArguments {
         result.budget = try arguments.value("--budget", expected: "a byte count from 0 to 64MB, such as 15MB") {
             parseByteCount($0).flatMap { DecodingOptions.frameBudgets.contains($0) ? $0 : nil }
         }
+        result.poster = arguments.flag("--poster")
+        result.timeline = try timeline(&arguments)
         result.colorPolicy = try arguments.value("--color", expected: "convert, keep or ignore") { ColorPolicy(rawValue: $0) }
             ?? .convert
         if cacheDirectory {
@@ -132,7 +149,9 @@ struct TargetArguments {
     func decodingOptions(verb: String) throws -> DecodingOptions {
         var options = DecodingOptions(
             targetSize: try singleTarget(verb: verb)?.resolve().pixels, contentMode: mode, gravity: gravity,
-            allowsUpscaling: upscale, colorPolicy: colorPolicy)
+            allowsUpscaling: upscale, colorPolicy: colorPolicy, picksPoster: poster, timeline: timeline)
+        // A padded frame is the target: fitted to the timeline before anything, as the pipeline does.
+        if mode == .pad, let timeline, timeline.fitsImage { options.targetSize = options.targetSize.map(timeline.fitted) }
         if let maxFrames { options.maxFrames = maxFrames }
         if let budget { options.frameBudgetBytes = budget }
         return options
@@ -144,8 +163,23 @@ struct TargetArguments {
         return (targets.isEmpty ? [nil] : targets.map(Optional.some)).map { target in
             ImageRequest(
                 url: url, target: target, contentMode: mode, gravity: gravity, allowsUpscaling: upscale,
-                maxFrames: maxFrames, frameBudgetBytes: budget, colorPolicy: colorPolicy, background: background)
+                maxFrames: maxFrames, frameBudgetBytes: budget, colorPolicy: colorPolicy, background: background,
+                picksPoster: poster, timeline: timeline)
         }
+    }
+
+    /// The timeline of `--timeline-entries` with `--extension` and `--fit-budget`, which need it.
+    private static func timeline(_ arguments: inout ArgumentList) throws -> TimelineBudget? {
+        let entries = try arguments.value("--timeline-entries", expected: "a whole number from 1 to 1000") {
+            Int($0).flatMap { TimelineBudget.entryCounts.contains($0) ? $0 : nil }
+        }
+        let memory = try arguments.value("--extension", expected: "widgetkit or today") { ExtensionMemory(rawValue: $0) }
+        let fits = arguments.flag("--fit-budget")
+        guard let entries else {
+            guard memory == nil, !fits else { throw UsageError("--extension and --fit-budget need --timeline-entries") }
+            return nil
+        }
+        return TimelineBudget(memory: memory ?? .widgetKit, entries: entries, fitsImage: fits)
     }
 
     /// `--gravity` or `--focus` (not both), which only a crop or a padding takes.

@@ -17,8 +17,8 @@ final class PipelineMetricsTests: XCTestCase {
     private static let errorKinds = [
         "unsupported_format", "corrupt_image", "dimensions_over_limit", "invalid_url", "http_status", "too_large",
         "timeout", "network", "refused_url", "unknown_device", "widget_size_unknown", "invalid_argument",
-        "encoding_failed", "io", "cache_index", "not_cached", "output_over_byte_limit", "shut_down", "cancelled",
-        "other",
+        "encoding_failed", "io", "cache_index", "not_cached", "output_over_byte_limit", "over_timeline_budget", "shut_down",
+        "cancelled", "other",
     ]
 
     private struct OtherError: Error {}
@@ -127,7 +127,7 @@ final class PipelineMetricsTests: XCTestCase {
         let snapshot = metrics.snapshot()
         XCTAssertEqual(snapshot, Recorded().snapshot)
         XCTAssertEqual(snapshot.requests.count, 5)
-        XCTAssertEqual(snapshot.errors.count, 20)
+        XCTAssertEqual(snapshot.errors.count, 21)
         XCTAssertEqual(snapshot.stages[.encode]?.buckets.map(\.cumulativeCount), [Int](repeating: 0, count: 14))
         XCTAssertNil(snapshot.redis)
         try assertText(metrics.prometheusText(), holds: Recorded())
@@ -211,6 +211,7 @@ final class PipelineMetricsTests: XCTestCase {
             (ImgCacheError.cacheIndex(path: "x", detail: "x"), "cache_index"),
             (ImgCacheError.notCached(key: "x"), "not_cached"),
             (ImgCacheError.outputOverByteLimit(format: .webp, bytes: 2, limit: 1), "output_over_byte_limit"),
+            (ImgCacheError.overTimelineBudget(width: 2, height: 2, bytesPerEntry: 1, entries: 1), "over_timeline_budget"),
             (ImgCacheError.shutDown, "shut_down"),
             (CancellationError(), "cancelled"),
             (OtherError(), "other"),

@@ -145,4 +145,24 @@ final class WebPAnimationTests: XCTestCase {
         }
         return Data(bytes)
     }
+
+    /// A poster of the 300 frames stops early, and keeps the frame the rule picks from the same
+    /// frames decoded whole: the first one over 2% above every earlier best.
+    func testAPosterStopsEarlyAndKeepsTheFrameTheRulePicks() throws {
+        let bench = try WebPWorkbench()
+        let webp = try threeHundredFrames(bench)
+        let target = PixelSize(width: 48, height: 48)
+        let poster = try ImageDecoder.decode(.file(path: webp), options: DecodingOptions(targetSize: target, maxFrames: 300, picksPoster: true))
+        let choice = try XCTUnwrap(poster.info.poster)
+        XCTAssertLessThan(choice.framesDecoded, 300)
+        let frames = try ImageDecoder.decode(
+            .file(path: webp), options: DecodingOptions(targetSize: target, maxFrames: choice.framesDecoded)).frames
+        var best = 0
+        for (index, frame) in frames.enumerated() where PosterPicker.score(frame.bitmap) > PosterPicker.score(frames[best].bitmap) * 1.02 {
+            best = index
+        }
+        XCTAssertEqual(choice.index, best)
+        XCTAssertEqual(choice.framesDecoded, best + 1 + PosterPicker.patience)
+        XCTAssertEqual(poster.frames[0].bitmap, frames[best].bitmap)
+    }
 }

@@ -5,7 +5,7 @@
 struct AnimationPlan {
     let canvas: PixelSize
     let geometries: [ResizeGeometry]
-    /// Frames each target keeps: its `framesToKeep` at its output size, and no more than keep the
+    /// Frames each target keeps (or, for a poster, scores): its `framesToDecode` at its output size, and no more than keep the
     /// canvas pixels decoded within `limits.maxTotalPixels` (at least one).
     let framesToKeep: [Int]
 
@@ -20,7 +20,7 @@ struct AnimationPlan {
         self.canvas = canvas
         geometries = try targets.map { try $0.geometry(forStoredSize: canvas, orientation: .up) }
         let framesByTotal = max(1, limits.maxTotalPixels / max(1, canvas.area))
-        framesToKeep = zip(targets, geometries).map { min($0.framesToKeep(frameSize: $1.outputSize), framesByTotal) }
+        framesToKeep = zip(targets, geometries).map { min($0.framesToDecode(frameSize: $1.outputSize), framesByTotal) }
     }
 
     /// Frames read: as many as the target that keeps most keeps.

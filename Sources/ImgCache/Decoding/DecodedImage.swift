@@ -29,6 +29,9 @@ public struct ImageInfo: Sendable, Equatable {
     public var isTruncated: Bool
     /// The source's colour profile (its bytes too, for `ColorPolicy.keep` to embed). Default `.none`.
     public var colorProfile: SourceColorProfile
+    /// Which frame a poster decode (`DecodingOptions.picksPoster`) kept and how many it decoded;
+    /// nil for other decodes. Default nil.
+    public var poster: PosterChoice?
 
     public init(
         format: ImageFormat, sourceSize: PixelSize, orientation: ImageOrientation = .up,

@@ -30,6 +30,16 @@ public struct DecodingOptions: Sendable, Hashable {
     public var appliesOrientation: Bool
     /// What is done with the source's colour profile. Default `.convert` (to sRGB).
     public var colorPolicy: ColorPolicy
+    /// Whether one still frame is kept, the one that represents an animation best (a poster for
+    /// WidgetKit, which does not animate), chosen by `PosterPicker` among the first `maxFrames`
+    /// frames, decoding no further than it needs; `ImageInfo.poster` tells which. The frame
+    /// budget does not limit the frames scored, as only the best one is held. Default false.
+    public var picksPoster: Bool
+    /// The widget timeline this image is one entry of: the frame budget becomes at most the
+    /// entry's (`TimelineBudget.bytesPerEntry`), and an image whose one frame is over it is
+    /// refused with `overTimelineBudget`, or made smaller with `TimelineBudget.fitsImage`.
+    /// Default nil: no timeline.
+    public var timeline: TimelineBudget?
 
     public init(
         targetSize: PixelSize? = nil,
@@ -42,7 +52,9 @@ public struct DecodingOptions: Sendable, Hashable {
         limits: DecodingLimits = DecodingLimits(),
         acceptsTruncatedData: Bool = false,
         appliesOrientation: Bool = true,
-        colorPolicy: ColorPolicy = .convert
+        colorPolicy: ColorPolicy = .convert,
+        picksPoster: Bool = false,
+        timeline: TimelineBudget? = nil
     ) {
         self.targetSize = targetSize
         self.sourceRegion = sourceRegion
@@ -55,6 +67,8 @@ public struct DecodingOptions: Sendable, Hashable {
         self.acceptsTruncatedData = acceptsTruncatedData
         self.appliesOrientation = appliesOrientation
         self.colorPolicy = colorPolicy
+        self.picksPoster = picksPoster
+        self.timeline = timeline
     }
 
     /// Throws `invalidArgument` for a zero or negative size, frame count or budget, a target over
@@ -74,6 +88,7 @@ public struct DecodingOptions: Sendable, Hashable {
         if !Self.frameCounts.contains(maxFrames) {
             throw ImgCacheError.invalidArgument("max frames \(maxFrames) is not in 1...\(Self.frameCounts.upperBound)")
         }
+        try timeline?.validate()
         if !Self.frameBudgets.contains(frameBudgetBytes) {
             throw ImgCacheError.invalidArgument(
                 "frame budget \(frameBudgetBytes) bytes is not in 0...\(Self.frameBudgets.upperBound) (64 MiB)")
@@ -86,12 +101,24 @@ public struct DecodingOptions: Sendable, Hashable {
     public static let frameBudgets = 0...(64 << 20)
 
     /// Frames kept when each output frame is `frameSize`: min(maxFrames, budget / (w x h x 4)), at
-    /// least 1, counting each frame at the size it ends at (the target's under `.pad`, as frames
-    /// are padded to it; a smart crop's cut).
+    /// least 1, counting each frame at `keptSize`; the budget is a timeline entry's when that is
+    /// less. A poster keeps one.
     func framesToKeep(frameSize: PixelSize) -> Int {
-        let keptSize = contentMode == .pad ? targetSize ?? frameSize : AttentionCrop(for: self)?.cropSize(of: frameSize) ?? frameSize
-        let (frameBytes, overflow) = keptSize.area.multipliedReportingOverflow(by: 4)
-        return overflow ? 1 : max(1, min(maxFrames, frameBudgetBytes / max(1, frameBytes)))
+        if picksPoster { return 1 }
+        let (frameBytes, overflow) = keptSize(frameSize: frameSize).area.multipliedReportingOverflow(by: 4)
+        let budget = min(frameBudgetBytes, timeline?.bytesPerEntry ?? frameBudgetBytes)
+        return overflow ? 1 : max(1, min(maxFrames, budget / max(1, frameBytes)))
+    }
+
+    /// The size a frame resampled to `frameSize` ends at: the target's under `.pad`, as frames are
+    /// padded to it; a smart crop's cut.
+    func keptSize(frameSize: PixelSize) -> PixelSize {
+        contentMode == .pad ? targetSize ?? frameSize : AttentionCrop(for: self)?.cropSize(of: frameSize) ?? frameSize
+    }
+
+    /// Frames an animation is decoded for: those kept, or for a poster the frames it may score.
+    func framesToDecode(frameSize: PixelSize) -> Int {
+        picksPoster ? maxFrames : framesToKeep(frameSize: frameSize)
     }
 
     /// The geometry for a source of `storedSize` (as stored, before orientation) shown with

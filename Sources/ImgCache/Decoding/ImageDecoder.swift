@@ -26,7 +26,8 @@ public enum ImageDecoder {
         return DecodedImage(info: info, frames: frames)
     }
 
-    /// Decodes `source`, handing each kept frame to `onFrame` as soon as it is ready, so that a caller
+    /// Decodes `source`, handing each kept frame to `onFrame` as soon as it is ready (a target over
+    /// a `DecodingOptions.timeline` made to fit it first, from the header), so that a caller
     /// that writes frames out need not hold them all (but a smart crop, `CropGravity.smart`, holds
     /// them all until its window is found). Returns what was learned of the source.
     @discardableResult
@@ -35,6 +36,7 @@ public enum ImageDecoder {
     ) throws -> ImageInfo {
         try options.validate()
         let format = try source.sniffFormat()
+        let options = options.timeline == nil ? options : try options.fitted(toTimelineFor: try inspect(source, complete: false))
         guard let crop = AttentionCrop(for: options) else {
             return try source.withInput { input in
                 try decode(input, format: format, targets: [options]) { _, frame, info in try onFrame(frame, info) }
@@ -54,7 +56,8 @@ public enum ImageDecoder {
     /// the images of one pass are handed over concurrently, on up to one thread per core, so that
     /// encoding them uses every core.
     ///
-    /// Targets are decoded together in passes whose output frames (width x height x 4 bytes, times
+    /// A target over its `DecodingOptions.timeline` is made to fit it first (or refused), from
+    /// the header. Targets are decoded together in passes whose output frames (width x height x 4 bytes, times
     /// the frames each keeps) fit `passBudgetBytes` (a target larger than the budget gets a pass of
     /// its own); within a pass, a source is decoded once (a JPEG once per DCT scale, 1/1, 1/2, 1/4 or
     /// 1/8, every target needing that scale resampled from the same rows).
@@ -78,6 +81,7 @@ public enum ImageDecoder {
         }
         let inspection = try inspect(source, complete: false)
         try first.limits.check(width: inspection.size.width, height: inspection.size.height, format: inspection.format)
+        let targets = try targets.map { try $0.fitted(toTimelineFor: inspection) }
         for pass in try passes(targets, sourceSize: inspection.size, isAnimatable: try ImageDecoders.decoder(for: inspection.format).canAnimate, budget: passBudgetBytes) {
             var frames = [[ImageFrame]](repeating: [], count: pass.count)
             var infos = [ImageInfo?](repeating: nil, count: pass.count)
@@ -131,11 +135,14 @@ public enum ImageDecoder {
         return passes
     }
 
-    /// Decodes the open `input` of `format` for `targets` with the format's registered decoder.
+    /// Decodes the open `input` of `format` for `targets` with the format's registered decoder
+    /// (through `PosterPass` when a target keeps a poster).
     @discardableResult
     static func decode(
         _ input: SourceInput, format: ImageFormat, targets: [DecodingOptions], onFrame: TargetFrameHandler
     ) throws -> ImageInfo {
-        try ImageDecoders.decoder(for: format).decode(input, for: targets, onFrame: onFrame)
+        let decoder = try ImageDecoders.decoder(for: format)
+        guard targets.contains(where: \.picksPoster) else { return try decoder.decode(input, for: targets, onFrame: onFrame) }
+        return try PosterPass.decode(input, decoder: decoder, targets: targets, onFrame: onFrame)
     }
 }

@@ -17,13 +17,14 @@ public struct ImageFallback: Sendable, Hashable {
 
     /// True when a fallback stands in for `error`, a failure of the source itself: it could not be
     /// fetched (an HTTP error status, a network failure, a time-out, a refused URL, a download over
-    /// the byte limit) or read (not an image, corrupt, over a pixel limit). False for everything
+    /// the byte limit) or read (not an image, corrupt, over a pixel limit or a timeline's entry budget). False for everything
     /// else: bad options (they would fail the fallback too), the output's byte cap, a cache-only
     /// request that found nothing, the cache's own failures, a pipeline shut down, a cancellation.
     public static func covers(_ error: any Error) -> Bool {
         guard let error = error as? ImgCacheError else { return false }
         switch error {
-        case .httpStatus, .network, .timeout, .refusedURL, .tooLarge, .unsupportedFormat, .corruptImage, .dimensionsOverLimit:
+        case .httpStatus, .network, .timeout, .refusedURL, .tooLarge, .unsupportedFormat, .corruptImage, .dimensionsOverLimit,
+             .overTimelineBudget:
             return true
         case .invalidURL, .unknownDevice, .widgetSizeUnknown, .invalidArgument, .encodingFailed, .outputOverByteLimit, .io,
              .cacheIndex, .notCached, .shutDown:

@@ -76,6 +76,14 @@ public struct ImageRequest: Sendable, Hashable {
     public var frameBudgetBytes: Int?
     /// Format of the stored result. Default `.automatic`.
     public var outputFormat: OutputFormat
+    /// Whether one still is kept, the frame that represents an animation best, among the first
+    /// `maxFrames` (`DecodingOptions.picksPoster`); part of the variant's key. Default false.
+    public var picksPoster: Bool
+    /// The widget timeline the image is one entry of (`DecodingOptions.timeline`): frames kept
+    /// within the entry's budget, an image over it refused or, with `TimelineBudget.fitsImage`,
+    /// made smaller (a `.pad` target before anything, as its frame is the target); part of the
+    /// variant's key. Default nil.
+    public var timeline: TimelineBudget?
     /// The region of the source to prepare, in the pixels of the source as displayed (after EXIF
     /// orientation); nil prepares the whole source. Default nil. The target applies to the region;
     /// with no target the region is kept pixel for pixel (a wallpaper slice, say). A region that
@@ -135,7 +143,8 @@ public struct ImageRequest: Sendable, Hashable {
         allowsUpscaling: Bool = false,
         maxFrames: Int? = nil, frameBudgetBytes: Int? = nil, outputFormat: OutputFormat = .automatic,
         sourceRegion: PixelRect? = nil, colorPolicy: ColorPolicy = .convert, quality: Int? = nil, maxBytes: Int? = nil,
-        background: RGBAColor? = nil, processors: [any ImageProcessing] = [],
+        background: RGBAColor? = nil, processors: [any ImageProcessing] = [], picksPoster: Bool = false,
+        timeline: TimelineBudget? = nil,
         headers: [String: String] = [:], keyHeaders: [String] = [], cacheKey: String? = nil,
         cachePolicy: CachePolicy = .useCache, storage: StoragePolicy = .all, priority: Priority = .normal
     ) {
@@ -147,6 +156,8 @@ public struct ImageRequest: Sendable, Hashable {
         self.maxFrames = maxFrames
         self.frameBudgetBytes = frameBudgetBytes
         self.outputFormat = outputFormat
+        self.picksPoster = picksPoster
+        self.timeline = timeline
         self.sourceRegion = sourceRegion
         self.colorPolicy = colorPolicy
         self.quality = quality

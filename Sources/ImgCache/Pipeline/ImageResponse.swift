@@ -42,9 +42,10 @@ public struct ImageResponse: Sendable {
     public let fileURL: URL?
     /// The variant's bytes when they were not stored (`fileURL` is nil), else nil.
     public let unstoredData: Data?
-    /// Format and size of the original, when it was decoded for this response (nil when the
-    /// prepared variant came from a cache).
-    public let source: (format: ImageFormat, size: PixelSize)?
+    /// Format and size of the original, and the frame a poster kept (`ImageInfo.poster`; nil
+    /// for other requests), when it was decoded for this response (nil when the prepared
+    /// variant came from a cache).
+    public let source: (format: ImageFormat, size: PixelSize, posterFrame: Int?)?
     public let cacheOutcome: CacheOutcome
     public let timings: ImageTimings
     /// The variant's cache key (see `VariantKey`): the same on every instance for the same request,
@@ -83,7 +84,8 @@ public struct ImageSummary: Sendable {
     /// The variant's bytes when they were not stored (`fileURL` is nil), else nil. Always nil in
     /// the results of `prefetch`, which keeps no bytes.
     public let unstoredData: Data?
-    public let source: (format: ImageFormat, size: PixelSize)?
+    /// As `ImageResponse.source`.
+    public let source: (format: ImageFormat, size: PixelSize, posterFrame: Int?)?
     public let cacheOutcome: CacheOutcome
     public let timings: ImageTimings
     /// The variant's cache key (see `ImageResponse.variantKey`).

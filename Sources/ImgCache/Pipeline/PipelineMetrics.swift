@@ -77,7 +77,7 @@ public final class PipelineMetrics: Sendable {
     enum ErrorKind: Int, CaseIterable {
         case unsupportedFormat, corruptImage, dimensionsOverLimit, invalidURL, httpStatus, tooLarge, timeout, network
         case refusedURL, unknownDevice, widgetSizeUnknown, invalidArgument, encodingFailed, io, cacheIndex, notCached
-        case outputOverByteLimit, shutDown, cancelled, other
+        case outputOverByteLimit, overTimelineBudget, shutDown, cancelled, other
 
         /// The kind of `error`. The switch lists every `ImgCacheError` case, so that a new case
         /// does not compile until it has a kind.
@@ -100,6 +100,7 @@ public final class PipelineMetrics: Sendable {
             case .cacheIndex: self = .cacheIndex
             case .notCached: self = .notCached
             case .outputOverByteLimit: self = .outputOverByteLimit
+            case .overTimelineBudget: self = .overTimelineBudget
             case .shutDown: self = .shutDown
             case nil: self = error is CancellationError ? .cancelled : .other
             }
@@ -125,6 +126,7 @@ public final class PipelineMetrics: Sendable {
             case .cacheIndex: "cache_index"
             case .notCached: "not_cached"
             case .outputOverByteLimit: "output_over_byte_limit"
+            case .overTimelineBudget: "over_timeline_budget"
             case .shutDown: "shut_down"
             case .cancelled: "cancelled"
             case .other: "other"

@@ -12,8 +12,8 @@ struct PreparedVariant: Sendable {
     let fileURL: URL?
     /// The encoded bytes when not stored, else nil.
     let unstoredData: Data?
-    /// Format and size of the original, when it was decoded for this variant.
-    let source: (format: ImageFormat, size: PixelSize)?
+    /// Format and size of the original and the frame a poster kept, when it was decoded for this variant.
+    let source: (format: ImageFormat, size: PixelSize, posterFrame: Int?)?
     let cacheOutcome: CacheOutcome
     let timings: ImageTimings
     /// When the variant stops being fresh (its original's expiry); nil: no expiry known.

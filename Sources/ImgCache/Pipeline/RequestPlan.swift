@@ -25,15 +25,17 @@ struct RequestPlan: Sendable {
         try request.processorChain.validate()
         let resolved = try request.target?.resolve()
         self.request = request
-        pixels = resolved?.pixels
+        pixels = request.contentMode == .pad && request.timeline?.fitsImage == true
+            ? resolved.map { request.timeline?.fitted($0.pixels) ?? $0.pixels } : resolved?.pixels
         scale = resolved?.scale ?? 1
         var options = DecodingOptions(
-            targetSize: resolved?.pixels, sourceRegion: request.sourceRegion, contentMode: request.contentMode,
+            targetSize: pixels, sourceRegion: request.sourceRegion, contentMode: request.contentMode,
             gravity: request.gravity, allowsUpscaling: request.allowsUpscaling, maxFrames: request.maxFrames ?? configuration.maxFrames,
             frameBudgetBytes: request.frameBudgetBytes ?? configuration.frameBudgetBytes,
-            limits: configuration.limits, colorPolicy: request.colorPolicy)
-        // A still format keeps one frame: decoding more would be thrown away.
-        if request.outputFormat.isStill { options.maxFrames = 1 }
+            limits: configuration.limits, colorPolicy: request.colorPolicy, picksPoster: request.picksPoster,
+            timeline: request.timeline)
+        // A still format keeps one frame: decoding more would be thrown away (a poster scores them).
+        if request.outputFormat.isStill && !request.picksPoster { options.maxFrames = 1 }
         try options.validate()
         self.options = options
         originalKey = Self.originalKey(for: request, configuration)

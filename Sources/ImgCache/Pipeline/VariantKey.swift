@@ -10,6 +10,8 @@
 /// background `;background=RRGGBBAA`, and the request's processors
 /// `;process=blur(sigma=4)|tint(dark)` last (then `;scale=3` when the target's scale is not 1);
 /// encoder controls the format uses follow the format (`format=jpeg85;encode=progressive,chroma444`);
+/// and `;poster=1` for a poster (`DecodingOptions.picksPoster`), then a timeline's
+/// `;timeline=widgetkit:8` (`:fit` added with `fitsImage`) after everything;
 /// keys without them are unchanged, so variants stored before regions, colour policies,
 /// gravities and processors existed stay valid.
 enum VariantKey {
@@ -29,5 +31,6 @@ enum VariantKey {
             + controls.applying(to: format).variantKeyComponent + (options.sourceRegion.map { ";region=\($0)" } ?? "") + options.colorPolicy.variantKeyComponent
             + ([.crop, .pad].contains(options.contentMode) ? options.gravity.variantKeyComponent : "")
             + (background.map { ";background=\($0)" } ?? "") + processors.variantKeyComponent(scale: scale)
+            + (options.picksPoster ? ";poster=1" : "") + (options.timeline?.variantKeyComponent ?? "")
     }
 }

@@ -149,7 +149,7 @@ struct VariantPreparer: Sendable {
                 PreparedVariant(
                     format: encoded.format, pixelSize: encoded.size, frameCount: encoded.frameCount,
                     byteCount: encoded.data.count, fileURL: copy?.fileURL, unstoredData: copy == nil ? encoded.data : nil,
-                    source: (encoded.info.format, encoded.info.sourceSize), cacheOutcome: original.outcome,
+                    source: (encoded.info.format, encoded.info.sourceSize, encoded.info.poster?.index), cacheOutcome: original.outcome,
                     timings: timings, expiresAt: copy?.expiresAt ?? original.copy.expiresAt, image: encoded.image)
             }
         }

@@ -27,7 +27,7 @@ struct ErrorStatus: Sendable, Hashable {
     }
 
     /// 400 bad options, 403 a refused source, 404 the origin's 404 (or nothing cached for a
-    /// cache-only request), 413 over a byte or pixel limit (the output's byte cap too), 415 not an
+    /// cache-only request), 413 over a byte or pixel limit (the output's byte cap and a timeline's entry budget too), 415 not an
     /// image, 422 a corrupt image, 502 an origin failure, 504 an origin time-out, 503 a request
     /// that came after the pipeline shut down, 500 the server's own failures.
     private static func status(of error: ImgCacheError) -> Int {
@@ -36,7 +36,7 @@ struct ErrorStatus: Sendable, Hashable {
         case .refusedURL: return 403
         case .httpStatus(let code, _): return code == 404 || code == 410 ? 404 : 502
         case .notCached: return 404
-        case .tooLarge, .dimensionsOverLimit, .outputOverByteLimit: return 413
+        case .tooLarge, .dimensionsOverLimit, .outputOverByteLimit, .overTimelineBudget: return 413
         case .unsupportedFormat: return 415
         case .corruptImage: return 422
         case .network: return 502

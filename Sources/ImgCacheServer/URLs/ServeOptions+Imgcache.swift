@@ -1,8 +1,8 @@
 import ImgCache
 
-/// imgcache's own options: widget presets, frames, budget, colour policy, wallpaper slices and
-/// tints, with the names and ranges of the CLI's `--device`/`--widget`, `--max-frames`, `--budget`,
-/// `--color`, `slice` and `--tint`.
+/// imgcache's own options: widget presets, frames, budget, colour policy, wallpaper slices,
+/// tints, posters and timelines, with the names and ranges of the CLI's `--device`/`--widget`,
+/// `--max-frames`, `--budget`, `--color`, `slice`, `--tint`, `--poster` and `--timeline-entries`.
 extension ServeOptions {
     /// Longest device name `wd:` looks up: 64 characters.
     static let maxDeviceNameLength = 64
@@ -84,6 +84,24 @@ extension ServeOptions {
     mutating func applyColorPolicy(_ option: ServeOption) throws(ServeURLError) {
         try option.expect(1...1, "cp:convert, cp:keep or cp:ignore")
         colorPolicy = try option.choice(0, "colour policy", of: ColorPolicy.self)
+    }
+
+    /// `po:1`: one still, the frame that represents an animation best, as the CLI's `--poster`.
+    mutating func applyPoster(_ option: ServeOption) throws(ServeURLError) {
+        try option.expect(1...1, "po:1 or po:0")
+        poster = try option.bool(0, "poster")
+    }
+
+    /// `te:ENTRIES[:EXTENSION[:FIT]]`, e.g. `te:8` or `te:4:today:1`: the image is one of ENTRIES
+    /// (1 to 1,000) of a widget timeline sharing EXTENSION's memory (`widgetkit`, the default, or
+    /// `today`), as the CLI's `--timeline-entries`, `--extension` and, with a true FIT,
+    /// `--fit-budget`; an image over its entry's budget is a 413 otherwise.
+    mutating func applyTimeline(_ option: ServeOption) throws(ServeURLError) {
+        try option.expect(1...3, "te:ENTRIES[:EXTENSION[:FIT]], e.g. te:8 or te:4:today:1")
+        let entries = try option.wholeNumber(0, "timeline entries", in: TimelineBudget.entryCounts)
+        let memory = option.isOmitted(1) ? .widgetKit : try option.choice(1, "extension", of: ExtensionMemory.self)
+        let fits = option.isOmitted(2) ? false : try option.bool(2, "fit")
+        timeline = TimelineBudget(memory: memory, entries: entries, fitsImage: fits)
     }
 
     /// `sl:FAMILY:POSITION[:ICONS[:IOS]]`, e.g. `sl:medium:top`: the wallpaper behind that widget

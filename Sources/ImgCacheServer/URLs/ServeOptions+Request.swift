@@ -5,8 +5,8 @@ import ImgCache
 extension ServeOptions {
     /// The request for `source`: the target and content mode (`targetAndMode`), upscaling,
     /// frames, budget, the output format, quality and byte cap, the encoder controls, the colour
-    /// policy, the blur and tint, and for a cache buster a cache key of the source's key under `keyPolicy` and the
-    /// buster. A slice waits for the screenshot's size (`ServeSlice`); it is PNG with the
+    /// policy, the blur and tint, a poster and a timeline, and for a cache buster a cache key of
+    /// the source's key under `keyPolicy` and the buster. A slice waits for the screenshot's size (`ServeSlice`); it is PNG with the
     /// screenshot's colour profile kept unless `f` or `cp` say otherwise, as the CLI's `slice`.
     func request(source: URL, keyPolicy: CacheKeyPolicy) throws(ServeURLError) -> ServeRequest {
         let (target, mode) = try extended(targetAndMode())
@@ -24,7 +24,7 @@ extension ServeOptions {
             url: source, target: target, contentMode: mode, gravity: mode == .pad ? extendGravity : gravity,
             allowsUpscaling: enlarge, maxFrames: maxFrames, frameBudgetBytes: frameBudget, outputFormat: outputFormat,
             colorPolicy: colorPolicy ?? (isSlice ? .keep : .convert), quality: outputFormat == .automatic && quality != 0 ? quality : nil,
-            maxBytes: maxBytes == 0 ? nil : maxBytes, background: background)
+            maxBytes: maxBytes == 0 ? nil : maxBytes, background: background, picksPoster: poster, timeline: timeline)
         request.processors = try processors()
         request.encoderControls = encoderControls
         if let cacheBuster { request.cacheKey = keyPolicy.key(for: source) + " cachebuster:" + cacheBuster }

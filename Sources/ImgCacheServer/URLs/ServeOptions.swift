@@ -79,6 +79,10 @@ struct ServeOptions {
     var quantizationColors: Int
     /// `exp`: the Unix time after which the URL is refused; nil for none.
     var expires: Int?
+    /// `po`: keep the frame that represents an animation best (`ImageRequest.picksPoster`).
+    var poster = false
+    /// `te`: the widget timeline the image is one entry of; nil for none.
+    var timeline: TimelineBudget?
 
     /// The options that last set the resizing type, a dimension and the dpr, as written, for messages.
     var resizingTypeOption = "rt"
@@ -120,6 +124,8 @@ struct ServeOptions {
         case "png_options", "pngo": try applyPNGOptions(option)
         case "chroma", "ch": try applyChroma(option)
         case "expires", "exp": try applyExpires(option)
+        case "poster", "po": try applyPoster(option)
+        case "timeline_entries", "te": try applyTimeline(option)
         default:
             if let detail = Self.unsupportedImgproxyOptions[option.name] {
                 throw .unsupportedOption(name: option.name, detail: detail)
