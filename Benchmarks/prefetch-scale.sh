@@ -6,7 +6,7 @@
 # size on disk, checked against the targets (peak RSS at most 64 MiB at every size; time per URL
 # within 20% of the smallest list's). Reported, not enforced.
 #
-#   Benchmarks/prefetch-scale.sh [--sizes "10000 100000 1000000"] [--no-build]
+#   Benchmarks/prefetch-scale.sh [--sizes "10000 100000 1000000"] (commas or spaces) [--no-build]
 #
 # A million URLs take long on a small loaded machine (about an hour at 3 ms a URL) and about 4 GB
 # of disk (one file a variant); give fewer sizes to skip it. Each list's cache folder is removed
@@ -36,6 +36,7 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
+sizes=${sizes//,/ }
 for size in $sizes; do [[ $size =~ ^[1-9][0-9]*$ ]] || die 2 "--sizes wants positive whole numbers, not '$size'"; done
 
 cd "$root"

@@ -11,11 +11,14 @@ enum PrefetchCommand: Command {
     static let help = """
         Usage: imgcache prefetch [FILE|-] [options]
 
-        Reads URLs (or local paths), one a line, from FILE or standard input ('-' or no FILE); blank
-        lines and lines starting with '#' are skipped. Fetches them concurrently through the cache
-        (8 downloads, 4 connections to a host, and one decode per core at a time; the targets of one URL share one download and decode), preparing each for the target, with a
-        progress bar when standard error is a terminal. Ends with a summary: how many came from
-        the network, were revalidated or were already cached, and every failure with its reason.
+        Reads URLs (or local paths), one a line, from FILE or standard input ('-' or no FILE) as
+        it goes, so a list of millions takes no more memory than one of ten; blank lines and lines
+        starting with '#' are skipped, and a line over 64 KiB is refused (counted as failed, not
+        read). Fetches them concurrently through the cache (8 downloads, 4 connections to a host,
+        and one decode per core at a time; the targets of one URL share one download and decode),
+        preparing each for the target, with a count of those done when standard error is a
+        terminal. Ends with a summary: how many came from the network, were revalidated or were
+        already cached, and the first 100 failures with their reasons (then how many more).
         Exits 11 when any URL failed.
 
         Options:
@@ -24,7 +27,8 @@ enum PrefetchCommand: Command {
         \(TargetArguments.cacheHelp)
         \(RequestArguments.help)
         \(FallbackImageOption.help)
-          --json              print the summary as JSON (every URL with its path or error)
+          --json              print the summary as JSON, each URL's item (its path or error) as it
+                              finishes, the totals after them
           --metrics FILE      write the pipeline's metrics to FILE at exit, in Prometheus text format
                               (requests by outcome, errors by kind, origin requests, bytes, stage
                               durations), for a node exporter's textfile collector

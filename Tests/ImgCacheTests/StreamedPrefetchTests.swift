@@ -49,6 +49,20 @@ final class StreamedPrefetchTests: XCTestCase {
         XCTAssertGreaterThan(mostAhead, 0, "the window let several groups run at once")
     }
 
+    func testAReaderThatStopsEndsTheWorkSoShutdownReturns() async throws {
+        let count = 50, window = 2
+        let pipeline = try loader(serving: 0..<count, except: -1).pipeline(root: root)
+        let groups = CountedGroups((0..<count).map { [ImageRequest(url: url($0), target: .pixels(PixelSize(width: 8, height: 8)))] })
+        var read = 0
+        for try await _ in pipeline.prefetch(stream: groups, window: window) {
+            read += 1
+            if read == 2 { break }
+        }
+        // Shutdown waits for the prefetch's call to end: it ends once nothing can free a place.
+        await pipeline.shutdown()
+        XCTAssertLessThanOrEqual(groups.pulled, read + window + 1)
+    }
+
     func testResultsComeOutBeforeTheStreamEnds() async throws {
         let pipeline = try loader(serving: 0..<3, except: -1).pipeline(root: root)
         let (groups, input) = AsyncStream<[ImageRequest]>.makeStream()

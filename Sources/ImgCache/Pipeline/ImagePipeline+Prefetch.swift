@@ -37,7 +37,7 @@ extension ImagePipeline {
             }
         }
         output.onTermination = { _ in task.cancel() }
-        return PrefetchResults(results: results, freed: free)
+        return PrefetchResults(results: results, freed: free, work: task)
     }
 
     /// Prepares `requests` as `prefetch(stream:)` does, requests for one original together, and
