@@ -12,7 +12,7 @@ enum PrefetchCommand: Command {
         Usage: imgcache prefetch [FILE|-] [options]
 
         Reads URLs (or local paths), one a line, from FILE or standard input ('-' or no FILE) as
-        it goes, so a list of millions takes no more memory than one of ten; blank lines and lines
+        it goes, keeping nothing per URL, so a list of millions can be given; blank lines and lines
         starting with '#' are skipped, and a line over 64 KiB is refused (counted as failed, not
         read). Fetches them concurrently through the cache (8 downloads, 4 connections to a host,
         and one decode per core at a time; the targets of one URL share one download and decode),
