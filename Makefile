@@ -25,7 +25,7 @@ SUDO := $(shell [ "$$(id -u)" -eq 0 ] || command -v sudo 2>/dev/null)
 # overlay), and the tools the samples, conformance checks and benchmarks use. .ci/run installs the
 # same list.
 APT_PACKAGES := libgif-dev libpng-dev libjpeg-dev libsqlite3-dev libssl-dev libdeflate-dev liblcms2-dev libwebp-dev webp libheif-dev libavif-dev libheif-examples libavif-bin libgs-common libcairo2-dev fonts-dejavu-core pkg-config nginx \
-	python3 python3-pip libjpeg-turbo-progs imagemagick gifsicle libvips-tools hyperfine time strace \
+	python3 python3-pip libjpeg-turbo-progs imagemagick gifsicle libvips-tools hyperfine time strace pngquant \
 	openssl ca-certificates libhiredis-dev redis-server libmicrohttpd-dev stress curl wrk chromium
 
 IMGCACHE_BIN ?= .build/release/imgcache
@@ -34,7 +34,7 @@ THROUGHPUT_FLAGS ?=
 
 FUZZ_SECONDS ?= 600
 
-.PHONY: all help setup build release test demo fuzz bench bench-throughput bench-compare bench-corpus bench-memory bench-limits bench-webp bench-webp-size bench-avif-size bench-heif bench-smartcrop bench-redis bench-disk-hit bench-serve bench-prefetch-scale clean
+.PHONY: all help setup build release test test-sanitized demo fuzz bench bench-throughput bench-compare bench-corpus bench-memory bench-limits bench-webp bench-webp-size bench-avif-size bench-png-palette bench-heif bench-smartcrop bench-redis bench-disk-hit bench-serve bench-prefetch-scale clean
 
 all: build
 
@@ -43,6 +43,7 @@ help:
 	@echo "make build         debug build"
 	@echo "make release       release build (.build/release/imgcache)"
 	@echo "make test          setup, build the tests, run them (conformance tests read \$$IMGCACHE_CORPUS or ../shared/corpus)"
+	@echo "make test-sanitized  setup, the tests under AddressSanitizer (UBSan in the C shims) but the conformance suites, the demo under LeakSanitizer, the concurrent suites under ThreadSanitizer; reports in .build/sanitizer-reports (Tests/Sanitizers/run.sh)"
 	@echo "make demo          setup, release build, Samples/demo.sh: fetch harbour.jpg from a local nginx for three widget sizes (twice: the second from the disk cache), cache stats, a wallpaper slice (and blurred), the overlay, spinner.gif's first 8 frames, a centre and a smart crop of portrait.jpg; outputs in out/"
 	@echo "make bench         setup, release build, corpus, imgcache-bench (options: BENCH_FLAGS=\"--runs 5 gif\"), then throughput.sh (THROUGHPUT_FLAGS=\"--runs 1\")"
 	@echo "make bench-throughput  setup, release build, prefetch of 1,000 images against vipsthumbnail and Pillow on 1 and 2 cores, over HTTPS + 20 ms, and a 12 MP JPEG to every phone widget size in one call (Benchmarks/throughput.sh; BENCH_FLAGS=\"--runs 1 --only a\")"
@@ -54,6 +55,7 @@ help:
 	@echo "make bench-heif    setup, release build, a 12 MP HEIC, a 4K AVIF and a 48 MP HEIC to an iPhone 16 Pro medium widget against vipsthumbnail and Pillow with pillow-heif: wall time and peak RSS (Benchmarks/heif.sh; BENCH_FLAGS=\"--rounds 3\")"
 	@echo "make bench-webp-size  setup, release build, corpus, WebP's size against JPEG q85 and GIF at the same SSIM on the benchmark corpus (imgcache-bench --webp-sizes)"
 	@echo "make bench-avif-size  setup, release build, corpus, AVIF's size against JPEG q85 and WebP at the same SSIM on the corpus's stills, with encode times (imgcache-bench --avif-sizes)"
+	@echo "make bench-png-palette  setup, release build, corpus, --palette 256 against the same PNG in RGBA and pngquant (with and without dithering) on translucent icons, a translucent photo and a slice: bytes, PSNR, time (Benchmarks/png_palette.py; BENCH_FLAGS=\"--runs 5 --colors 64\")"
 	@echo "make bench-smartcrop  setup, release build, --gravity smart against vipsthumbnail --smartcrop attention on a synthetic photo set: window distance and time over a centre crop (Benchmarks/smartcrop.sh; BENCH_FLAGS=\"--rounds 3\")"
 	@echo "make bench-redis   setup, release build, 4 prefetch instances sharing one Redis against 1: origin requests and wall time (Benchmarks/redis.sh; BENCH_FLAGS=\"--urls 200 --instances 4 --delay-ms 20\")"
 	@echo "make bench-disk-hit  setup, release build, fetch of a stored 8-frame GIF variant against cache path in a cache of 600 entries, with hyperfine and strace's sync count (Benchmarks/disk-hit.sh; BENCH_FLAGS=\"--rounds 7 --runs 10 --baseline OLD_BINARY\")"
@@ -115,6 +117,9 @@ test: setup
 	$(SWIFT) test
 	bash Tests/release-smoke.sh
 
+test-sanitized: setup
+	Tests/Sanitizers/run.sh
+
 demo: setup release
 	Samples/demo.sh "$(IMGCACHE_BIN)"
 
@@ -138,6 +143,9 @@ bench-webp-size: bench-corpus release
 
 bench-avif-size: bench-corpus release
 	.build/release/imgcache-bench --avif-sizes
+
+bench-png-palette: bench-corpus release
+	$(PYTHON) Benchmarks/png_palette.py $(BENCH_FLAGS)
 
 bench-smartcrop: setup release
 	Benchmarks/smartcrop.sh --no-build $(BENCH_FLAGS)

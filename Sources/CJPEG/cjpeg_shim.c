@@ -210,7 +210,7 @@ static boolean imgjpeg_empty_output_buffer(j_compress_ptr cinfo) {
 static void imgjpeg_term_destination(j_compress_ptr cinfo) { (void)cinfo; }
 
 int imgjpeg_encode(const uint8_t *pixels, int width, int height, int components, int quality,
-                   int progressive, const uint8_t *icc, size_t icc_length,
+                   int progressive, int full_chroma, const uint8_t *icc, size_t icc_length,
                    unsigned char **output, unsigned long *output_size, char *message, size_t message_size) {
     struct jpeg_compress_struct cinfo;
     struct imgjpeg_error_manager errors;
@@ -251,6 +251,11 @@ int imgjpeg_encode(const uint8_t *pixels, int width, int height, int components,
     jpeg_set_defaults(&cinfo);
     jpeg_set_quality(&cinfo, quality, TRUE);
     cinfo.optimize_coding = TRUE;
+    if (full_chroma && cinfo.num_components == 3) {
+        /* jpeg_set_defaults samples luma 2x2 against chroma 1x1 (4:2:0); 1x1 keeps every chroma sample. */
+        cinfo.comp_info[0].h_samp_factor = 1;
+        cinfo.comp_info[0].v_samp_factor = 1;
+    }
     if (progressive) jpeg_simple_progression(&cinfo);
     jpeg_start_compress(&cinfo, TRUE);
     if (icc) jpeg_write_icc_profile(&cinfo, icc, (unsigned int)icc_length);

@@ -69,6 +69,28 @@ struct ArgumentList {
         return parsed
     }
 
+    /// An option whose value may be left out: nil when `name` is absent; else its value, given
+    /// as `name=VALUE` or as the next word when that word is all digits; else "" (the bare option).
+    mutating func optionalNumber(_ name: String) -> String? {
+        var found: String?
+        var index = 0
+        while index < words.count {
+            let word = words[index]
+            if word.hasPrefix(name + "=") {
+                found = String(word.dropFirst(name.count + 1))
+                words.remove(at: index)
+            } else if word == name {
+                let next = index + 1 < words.count ? words[index + 1] : ""
+                let isNumber = !next.isEmpty && next.allSatisfy(\.isASCII) && next.allSatisfy(\.isNumber)
+                found = isNumber ? next : ""
+                words.removeSubrange(index...(isNumber ? index + 1 : index))
+            } else {
+                index += 1
+            }
+        }
+        return found
+    }
+
     /// True when no word is left.
     var isEmpty: Bool { words.isEmpty }
 

@@ -23,6 +23,7 @@ enum DecodeCommand: Command {
           --max-bytes N       the output's byte cap: JPEG, WebP and AVIF at the largest quality up
                               to Q that fits (WebP lossy then), other formats as they are; what
                               cannot fit fails (exit 14)
+        \(EncoderArguments.help)
           -o, --output OUT    output file; its extension picks the format (.png, .jpg, .gif,
                               .webp: every frame kept, lossy when opaque, else lossless; .avif:
                               every frame kept, lossy, alpha kept; no .heic: x265 is GPL).
@@ -41,6 +42,7 @@ enum DecodeCommand: Command {
         options.acceptsTruncatedData = arguments.flag("--accept-truncated")
         let quality = try arguments.value("--quality", expected: "a number from 1 to 100") { Int($0) }
         let maxBytes = try RequestArguments.maxBytes(&arguments)
+        let controls = try EncoderArguments.parse(&arguments)
         let outputPath = try arguments.value("-o", "--output")
         let input = try arguments.positionals(1, usage: "imgcache decode FILE --size WxH")[0]
         let source = ImageSource.file(path: input)
@@ -50,7 +52,8 @@ enum DecodeCommand: Command {
         case .png, .jpeg: options.maxFrames = 1
         case .automatic, .gif, .webp, .webpLossless, .avif: break
         }
-        let writer = try OutputWriter(format: format, quality: quality, maxBytes: maxBytes, colorPolicy: options.colorPolicy)
+        let writer = try OutputWriter(
+            format: format, quality: quality, maxBytes: maxBytes, controls: controls, colorPolicy: options.colorPolicy)
         // What the pipeline runs for the same request: the blur and tint, then a padding and the background.
         let request = ImageRequest(
             url: URL(fileURLWithPath: input), contentMode: target.mode, gravity: target.gravity, background: target.background,

@@ -11,6 +11,7 @@ final class OutputWriter {
     private let format: ImageRequest.OutputFormat
     private let quality: Int?
     private let maxBytes: Int?
+    private let controls: EncoderControls
     private let colorPolicy: ColorPolicy
     /// The source's info (the profile to embed and the loop count), known with the first frame.
     private var info: ImageInfo?
@@ -23,13 +24,18 @@ final class OutputWriter {
 
     /// `format`: `.png` and `.jpeg` keep the first frame only. `quality`: the JPEG quality of
     /// `.automatic` (default 85). `maxBytes`: the output's byte cap (`ImageRequest.maxBytes`).
-    /// `colorPolicy`: the decode's.
-    /// - Throws: `invalidArgument` for a quality outside 1...100 or a cap below 1.
-    init(format: ImageRequest.OutputFormat, quality: Int? = nil, maxBytes: Int? = nil, colorPolicy: ColorPolicy) throws {
-        _ = try VariantEncoder(format: format, quality: quality, maxBytes: maxBytes)
+    /// `controls`: progressive JPEG, chroma and a PNG palette (default none). `colorPolicy`: the decode's.
+    /// - Throws: `invalidArgument` for a quality outside 1...100, a cap below 1 or a palette
+    ///   outside 2...256 colours.
+    init(
+        format: ImageRequest.OutputFormat, quality: Int? = nil, maxBytes: Int? = nil,
+        controls: EncoderControls = EncoderControls(), colorPolicy: ColorPolicy
+    ) throws {
+        _ = try VariantEncoder(format: format, quality: quality, maxBytes: maxBytes, controls: controls)
         self.format = format
         self.quality = quality
         self.maxBytes = maxBytes
+        self.controls = controls
         self.colorPolicy = colorPolicy
     }
 
@@ -56,7 +62,8 @@ final class OutputWriter {
     func finish() throws -> (data: Data, format: ImageFormat, size: PixelSize, frameCount: Int) {
         guard let info, let size else { throw ImgCacheError.encodingFailed(format: .png, detail: "no frame was decoded") }
         let encoder = try VariantEncoder(
-            format: format, quality: quality, maxBytes: maxBytes, iccProfile: info.colorProfile.embeddedBytes(under: colorPolicy))
+            format: format, quality: quality, maxBytes: maxBytes, iccProfile: info.colorProfile.embeddedBytes(under: colorPolicy),
+            controls: controls)
         if let gifEncoder {
             let gif = try gifEncoder.finish()
             return (try encoder.fitting(gif, .gif), .gif, size, frameCount)

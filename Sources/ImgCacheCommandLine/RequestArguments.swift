@@ -29,6 +29,7 @@ struct RequestArguments {
           --max-bytes N       the variant's byte cap: JPEG, WebP and AVIF at the largest quality up to
                               Q that fits (WebP lossy then), other formats as they are; what cannot
                               fit fails (exit 14)
+        \(EncoderArguments.help)
         """
 
     var headers: [String: String] = [:]
@@ -41,6 +42,8 @@ struct RequestArguments {
     var quality: Int?
     /// `--max-bytes`; nil when not given.
     var maxBytes: Int?
+    /// `--progressive`, `--chroma` and `--palette`.
+    var encoderControls = EncoderControls()
 
     /// Reads the options; `environment` gives `IMGCACHE_IGNORE_QUERY`.
     static func parse(
@@ -67,6 +70,7 @@ struct RequestArguments {
             Int(word).flatMap { (1...100).contains($0) ? $0 : nil }
         }
         result.maxBytes = try maxBytes(&arguments)
+        result.encoderControls = try EncoderArguments.parse(&arguments)
         if let name = try arguments.value("--format") {
             guard let format = try OutputFormatName.format(name, quality: result.quality) else {
                 throw UsageError("--format expects \(OutputFormatName.formatNames), got '\(name)'")
@@ -85,6 +89,7 @@ struct RequestArguments {
         if let format { request.outputFormat = format }
         request.quality = quality
         request.maxBytes = maxBytes
+        request.encoderControls = encoderControls
         return request
     }
 

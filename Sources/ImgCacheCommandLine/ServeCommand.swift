@@ -34,6 +34,13 @@ enum ServeCommand: Command {
                                  both, comma-separated) that the request's Accept header names
                                  (image/avif, image/webp; not image/*), with Vary: Accept, as
                                  imgproxy's AUTO_AVIF and AUTO_WEBP (default none: automatic)
+          --jpeg-progressive     progressive JPEGs unless a URL's jpgo says otherwise (imgproxy's
+                                 IMGPROXY_JPEG_PROGRESSIVE)
+          --chroma 420|444       JPEG and AVIF chroma unless a URL's ch or jpgo says otherwise
+                                 (default: JPEG 420; AVIF 420 below quality 90, 444 from 90)
+          --png-quantize         PNGs with a palette and alpha unless a URL's pngo says otherwise
+                                 (imgproxy's IMGPROXY_PNG_QUANTIZE)
+          --png-quantization-colors N  that palette's most colours, 2-256 (default 256)
           --preset NAME=OPTIONS  a preset, as imgproxy's: pr:NAME in a URL stands for OPTIONS
                                  (e.g. thumb=rs:fill:300:300/q:80); 'default' applies to every URL
                                  first; repeatable (variable IMGCACHE_PRESETS: comma-separated)

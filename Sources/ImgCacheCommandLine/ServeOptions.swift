@@ -75,8 +75,18 @@ struct ServeOptions {
         let presets = try ServePresets(lines: try presetLines(&reader), limits: pipeline.limits)
         let onlyPresets = try reader.flag("only-presets")
         if onlyPresets, presets.names.isEmpty { throw UsageError("--only-presets needs presets: give --preset or --presets-file") }
-        let urls = ServeURLConfiguration(
+        var urls = ServeURLConfiguration(
             signing: signing, limits: pipeline.limits, keyPolicy: pipeline.keyPolicy, presets: presets, onlyPresets: onlyPresets)
+        urls.encoderControls.progressiveJPEG = try reader.flag("jpeg-progressive")
+        if let chroma = try reader.value("chroma") {
+            guard let subsampling = ChromaSubsampling(rawValue: chroma) else {
+                throw UsageError("--chroma expects 420 or 444, got '\(chroma)'")
+            }
+            urls.encoderControls.chroma = subsampling
+        }
+        urls.quantizationColors = try reader.number("png-quantization-colors", in: PNGEncoder.paletteColorRange)
+            ?? urls.quantizationColors
+        if try reader.flag("png-quantize") { urls.encoderControls.paletteColors = urls.quantizationColors }
         return ServeOptions(
             pipeline: pipeline, server: ImageServer.Configuration(
                 urls: urls, http: http, ttl: ttl, accessLogPath: accessLog, autoFormats: autoFormats, fallback: fallback),

@@ -28,6 +28,7 @@ enum SliceCommand: Command {
                               folder; for a URL: nothing is written, the cached slice's path is
                               printed
           --quality Q         JPEG quality 1-100 when OUT ends in .jpg (default 85)
+        \(EncoderArguments.help)
           --blur SIGMA        blur the slice: a Gaussian of SIGMA points (pixels = SIGMA x the
                               screen's scale), above 0 and at most 100
           --tint TINT         after any blur: light or dark (Widget-Blur's overlays), none
@@ -46,6 +47,8 @@ enum SliceCommand: Command {
         let slot: (family: WidgetFamily, position: SlotPosition)?
         let output: String?
         let format: ImageRequest.OutputFormat
+        /// `--progressive`, `--chroma` and `--palette`.
+        let controls: EncoderControls
         let json: Bool
         let processing: ProcessingArguments
 
@@ -79,6 +82,7 @@ enum SliceCommand: Command {
         let processing = try ProcessingArguments.parse(&arguments)
         let quality = try arguments.value("--quality", expected: "a number from 1 to 100") { Int($0) }
             ?? JPEGEncoder.defaultQuality
+        let controls = try EncoderArguments.parse(&arguments)
         let output = try arguments.value("-o", "--output")
         let cacheDirectory = try CacheDirectoryOption.value(&arguments)
         let source = try arguments.positionals(1, usage: "imgcache slice SCREENSHOT|URL (--widget FAMILY --position POS | --all)")[0]
@@ -97,7 +101,8 @@ enum SliceCommand: Command {
             }
         }
         let job = Job(
-            layoutArguments: layoutArguments, slot: slot, output: output, format: format, json: json, processing: processing)
+            layoutArguments: layoutArguments, slot: slot, output: output, format: format, controls: controls, json: json,
+            processing: processing)
         let reports = source.contains("://")
             ? try sliceThroughCache(try TargetArguments.url(for: source), job, cacheDirectory: cacheDirectory)
             : try sliceFile(source, job)
@@ -116,7 +121,7 @@ enum SliceCommand: Command {
             // The encoder reads only the frames (and an animation's loop count) of the image's info.
             let image = DecodedImage(
                 info: ImageInfo(format: .png, sourceSize: slice.bitmap.size), frames: [ImageFrame(bitmap: slice.bitmap)])
-            let (data, format) = try VariantEncoder(format: job.format, iccProfile: slice.iccProfile).encode(image)
+            let (data, format) = try VariantEncoder(format: job.format, iccProfile: slice.iccProfile, controls: job.controls).encode(image)
             let path = try job.destination(of: slice.slot, isURL: false)!
             try DecodeCommand.write(data, to: path)
             return report(slice.slot, layout, path: path, format: format, bytes: data.count, job)
@@ -135,7 +140,9 @@ enum SliceCommand: Command {
         let slots = try job.slots(of: layout)
         let processors = try job.processing.processors(pixelsPerPoint: layout.scale)
         let requests = slots.map { slot in
-            WallpaperSlicer.request(for: slot, ofScreenshotAt: url, format: job.format, processors: processors)
+            var request = WallpaperSlicer.request(for: slot, ofScreenshotAt: url, format: job.format, processors: processors)
+            request.encoderControls = job.controls
+            return request
         }
         // One slot keeps the bytes of a slice the server forbade storing; several share one download.
         let summaries = requests.count == 1

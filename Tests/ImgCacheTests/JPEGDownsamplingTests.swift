@@ -69,7 +69,7 @@ enum TestJPEG {
         var output: UnsafeMutablePointer<UInt8>?
         var size: UInt = 0
         var message = [CChar](repeating: 0, count: 200)
-        let status = imgjpeg_encode(pixels, Int32(width), Int32(height), Int32(components), Int32(quality), progressive ? 1 : 0, nil, 0,
+        let status = imgjpeg_encode(pixels, Int32(width), Int32(height), Int32(components), Int32(quality), progressive ? 1 : 0, 0, nil, 0,
                                     &output, &size, &message, message.count)
         guard status == 0, let output else {
             throw ImgCacheError.invalidArgument(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))

@@ -13,6 +13,9 @@ final class ExitRaceTests: XCTestCase {
     private var preload: URL!
 
     override func setUpWithError() throws {
+        // A sanitizer's runtime must be the first library loaded, and it replaces glibc's heap,
+        // where the race corrupted chunks: the preload would stop the CLI, and prove nothing.
+        try XCTSkipIf(Sanitizer.isActive, "the CLI is built with a sanitizer (its runtime refuses a preload before it; it replaces glibc's heap)")
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("imgcache-exit-race-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         preload = folder.appendingPathComponent("exit_race.so")
@@ -23,7 +26,8 @@ final class ExitRaceTests: XCTestCase {
     }
 
     override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: folder)
+        // Nil when setUp skipped.
+        if let folder { try? FileManager.default.removeItem(at: folder) }
     }
 
     /// 30 runs of `fetch --quality 90` from a cache holding the original, each a new size (so

@@ -144,7 +144,7 @@ final class ServeOptionTests: XCTestCase {
             "watermark_rotate:90", "wm_rot:90", "wmr:90", "watermark_shadow:1", "wmsh:1", "auto_rotate:1", "ar:1",
             "strip_metadata:1", "sm:1", "keep_copyright:1", "kcr:1", "dpi:72", "strip_color_profile:1", "scp:1",
             "enforce_thumbnail:1", "eth:1", "format_quality:jpg:80", "fq:jpg:80", "autoquality:dssim", "aq:dssim",
-            "jpeg_options:1", "jpgo:1", "png_options:1", "pngo:1", "webp_options:1", "webpo:1",
+            "webp_options:1", "webpo:1",
             "avif_options:1", "avifo:1", "page:1", "pg:1", "pages:2", "pgs:2", "disable_animation:1", "da:1",
             "max_animation_frames:5", "maf:5", "max_src_resolution:10", "msr:10", "max_src_file_size:10", "msfs:10",
             "max_animation_frame_resolution:1", "mafr:1", "max_result_dimension:10", "mrd:10", "video_thumbnail_second:1",

@@ -50,11 +50,13 @@ int imgjpeg_read_rows(imgjpeg_decoder *decoder, uint8_t **rows, int max_rows, in
 /* Ends decoding early or after the last row; never fails. */
 void imgjpeg_abort(imgjpeg_decoder *decoder);
 
-/* Encodes rows of RGBA (components == 4, alpha ignored), RGB (3) or gray (1) as a baseline JPEG of the given
- * quality (1-100) with 4:2:0 chroma, embedding the ICC profile of icc_length bytes at icc in APP2
- * segments when icc is not NULL. On success *output is a malloc'd buffer the caller frees. */
+/* Encodes rows of RGBA (components == 4, alpha ignored), RGB (3) or gray (1) as a JPEG of the given
+ * quality (1-100): baseline (SOF0), or progressive (SOF2, libjpeg's standard scan script) when
+ * progressive is not 0; chroma at 4:2:0, or 4:4:4 when full_chroma is not 0; embedding the ICC
+ * profile of icc_length bytes at icc in APP2 segments when icc is not NULL. On success *output is
+ * a malloc'd buffer the caller frees. */
 int imgjpeg_encode(const uint8_t *pixels, int width, int height, int components, int quality,
-                   int progressive, const uint8_t *icc, size_t icc_length,
+                   int progressive, int full_chroma, const uint8_t *icc, size_t icc_length,
                    unsigned char **output, unsigned long *output_size, char *message, size_t message_size);
 
 #endif

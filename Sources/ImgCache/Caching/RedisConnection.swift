@@ -164,8 +164,8 @@ final class RedisConnection: @unchecked Sendable {
         }
     }
 
-    /// A non-blocking TCP socket connected to `address` before `deadline`.
-    private static func connect(_ address: RedisHostResolver.Address, deadline: UInt64) throws(RedisFailure) -> Int32 {
+    /// A non-blocking TCP socket connected to `address` before `deadline` (uptime nanoseconds).
+    static func connect(_ address: RedisHostResolver.Address, deadline: UInt64) throws(RedisFailure) -> Int32 {
         let socket = Glibc.socket(address.family, Int32(SOCK_STREAM.rawValue | SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue), 0)
         guard socket >= 0 else { throw socketFailure("cannot open a socket", code: errno) }
         do throws(RedisFailure) {
@@ -191,20 +191,23 @@ final class RedisConnection: @unchecked Sendable {
         }
     }
 
-    /// Polls `socket` for `events` with the time left to `deadline`, once, and returns the events
-    /// that came (0 for none: the time ran out, or a signal interrupted the wait).
-    /// - Throws: `RedisFailure(timedOut())` when the deadline has passed; `RedisFailure` when
-    ///   poll fails (not when it is interrupted).
+    /// Polls `socket` for `events` once, with the time left to `deadline` (none when it has
+    /// passed: a socket that is already ready still counts, however late this thread runs), and
+    /// returns the events that came (0 for none: a signal interrupted the wait).
+    /// - Throws: `RedisFailure(timedOut())` when no event came by the deadline; `RedisFailure`
+    ///   when poll fails (not when it is interrupted).
     @discardableResult
-    private static func poll(
+    static func poll(
         _ socket: Int32, for events: Int16, until deadline: UInt64, timedOut: () -> String
     ) throws(RedisFailure) -> Int16 {
         let now = DispatchTime.now().uptimeNanoseconds
-        guard now < deadline else { throw RedisFailure(timedOut()) }
-        let milliseconds = Int32(clamping: (deadline - now + 999_999) / 1_000_000)
+        let milliseconds = now < deadline ? Int32(clamping: (deadline - now + 999_999) / 1_000_000) : 0
         var descriptor = pollfd(fd: socket, events: events, revents: 0)
         if Glibc.poll(&descriptor, 1, milliseconds) < 0 && errno != EINTR {
             throw socketFailure("cannot poll", code: errno)
+        }
+        if descriptor.revents == 0 && DispatchTime.now().uptimeNanoseconds >= deadline {
+            throw RedisFailure(timedOut())
         }
         return descriptor.revents
     }

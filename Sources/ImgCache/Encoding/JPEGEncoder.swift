@@ -1,8 +1,8 @@
 import CJPEG
 import Foundation
 
-/// Encodes a bitmap as a baseline JPEG (4:2:0, optimised Huffman tables). JPEG has no alpha:
-/// translucent pixels are composited over `background` first.
+/// Encodes a bitmap as a JPEG with optimised Huffman tables: baseline or progressive, chroma at
+/// 4:2:0 or 4:4:4. JPEG has no alpha: translucent pixels are composited over `background` first.
 public enum JPEGEncoder {
     /// Quality used when none is given: 85.
     public static let defaultQuality = 85
@@ -12,9 +12,12 @@ public enum JPEGEncoder {
     ///   - background: colour under translucent pixels, as RGB. Default white.
     ///   - iccProfile: an RGB ICC profile to embed in APP2 segments (at most
     ///     `ColorProfile.maxByteCount` bytes), as `ColorPolicy.keep` asks. Default nil: none.
+    ///   - progressive: true writes a progressive JPEG (SOF2; libjpeg's standard scan script, a
+    ///     coarse image first), false a baseline one (SOF0). Default false.
+    ///   - chroma: `.yuv420` (the default) or `.yuv444`.
     public static func encode(
         _ bitmap: Bitmap, quality: Int = defaultQuality, background: (UInt8, UInt8, UInt8) = (255, 255, 255),
-        iccProfile: [UInt8]? = nil
+        iccProfile: [UInt8]? = nil, progressive: Bool = false, chroma: ChromaSubsampling = .yuv420
     ) throws -> Data {
         guard (1...100).contains(quality) else {
             throw ImgCacheError.invalidArgument("JPEG quality \(quality) is not in 1...100")
@@ -31,7 +34,8 @@ public enum JPEGEncoder {
         let status = pixels.withUnsafeBufferPointer { pixels in
             (iccProfile ?? []).withUnsafeBufferPointer { icc in
                 imgjpeg_encode(
-                    pixels.baseAddress, Int32(bitmap.width), Int32(bitmap.height), opaque ? 4 : 3, Int32(quality), 0,
+                    pixels.baseAddress, Int32(bitmap.width), Int32(bitmap.height), opaque ? 4 : 3, Int32(quality), progressive ? 1 : 0,
+                    chroma == .yuv444 ? 1 : 0,
                     iccProfile == nil ? nil : icc.baseAddress, icc.count, &output, &outputSize, &message, message.count)
             }
         }

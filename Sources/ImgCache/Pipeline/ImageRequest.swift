@@ -98,6 +98,9 @@ public struct ImageRequest: Sendable, Hashable {
     /// the result opaque, so that `.automatic` stores it as JPEG. Default nil: alpha is kept (the
     /// padding is transparent) and a JPEG is flattened over white.
     public var background: RGBAColor?
+    /// Progressive JPEG, chroma subsampling and a PNG palette (see `EncoderControls`); the ones
+    /// the written format uses are part of the variant's key. Default: none.
+    public var encoderControls = EncoderControls()
     /// Steps run on the resampled frames before they are encoded, in order (a blur, a tint, the
     /// caller's own); each one's `identifier` is part of the variant's key, so the same URL with
     /// and without a processor makes two variants. Default []: the frames are encoded as decoded.

@@ -17,11 +17,11 @@ struct RequestPlan: Sendable {
     /// - Throws: `invalidURL` for a scheme other than http, https or file; `refusedURL` for a
     ///   host the loader's `allowedHosts` does not list (whether or not the image is cached);
     ///   `invalidArgument` for a header `HTTPHeaderField` refuses, a quality outside 1...100, a
-    ///   byte cap below 1 or an option out of its range.
+    ///   byte cap below 1, a palette outside 2...256 colours or an option out of its range.
     init(_ request: ImageRequest, _ configuration: ImagePipeline.Configuration) throws {
         try Self.checkURL(request.url, loading: configuration.loading)
         try HTTPHeaderField.check(request.headers, of: "request")
-        _ = try VariantEncoder(request) // checks the qualities and the byte cap
+        _ = try VariantEncoder(request) // checks the qualities, the byte cap and the encoder controls
         try request.processorChain.validate()
         let resolved = try request.target?.resolve()
         self.request = request
@@ -39,7 +39,7 @@ struct RequestPlan: Sendable {
         originalKey = Self.originalKey(for: request, configuration)
         variantKey = VariantKey.make(
             url: originalKey, pixels: pixels, options: options, format: request.outputFormat, quality: request.quality,
-            maxBytes: request.maxBytes, background: request.background, processors: request.processorChain, scale: scale)
+            maxBytes: request.maxBytes, controls: request.encoderControls, background: request.background, processors: request.processorChain, scale: scale)
         processors = ProcessorChain(processors: request.frameProcessors(targetPixels: pixels))
     }
 

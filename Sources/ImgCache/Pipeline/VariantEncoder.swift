@@ -11,6 +11,7 @@ import Foundation
 /// - PNG and JPEG keep the first frame; they, WebP and AVIF carry `iccProfile` (GIF cannot).
 /// - `maxBytes`: see `ByteCap`; the quality searched down from is the format's (or `quality` for
 ///   `.automatic`'s JPEG).
+/// - `controls`: progressive JPEG, JPEG and AVIF chroma, a PNG palette (see `EncoderControls`).
 public struct VariantEncoder: Sendable {
     /// The format asked for.
     public let format: ImageRequest.OutputFormat
@@ -20,10 +21,14 @@ public struct VariantEncoder: Sendable {
     public let maxBytes: Int?
     /// The RGB ICC profile to embed; nil for none. Default nil.
     public let iccProfile: [UInt8]?
+    /// Progressive JPEG, chroma subsampling and a PNG palette. Default none.
+    public let controls: EncoderControls
 
-    /// - Throws: `invalidArgument` for a quality outside 1...100 or a cap below 1 byte.
+    /// - Throws: `invalidArgument` for a quality outside 1...100, a cap below 1 byte or a palette
+    ///   outside 2...256 colours.
     public init(
-        format: ImageRequest.OutputFormat, quality: Int? = nil, maxBytes: Int? = nil, iccProfile: [UInt8]? = nil
+        format: ImageRequest.OutputFormat, quality: Int? = nil, maxBytes: Int? = nil, iccProfile: [UInt8]? = nil,
+        controls: EncoderControls = EncoderControls()
     ) throws {
         for quality in [quality, format.carriedQuality].compactMap({ $0 }) where !(1...100).contains(quality) {
             throw ImgCacheError.invalidArgument("quality \(quality) is not in 1...100")
@@ -35,11 +40,15 @@ public struct VariantEncoder: Sendable {
         self.quality = quality ?? JPEGEncoder.defaultQuality
         self.maxBytes = maxBytes
         self.iccProfile = iccProfile
+        try controls.validate()
+        self.controls = controls
     }
 
-    /// The encoder of `request` (its format, quality and byte cap) with `iccProfile`.
+    /// The encoder of `request` (its format, quality, byte cap and encoder controls) with `iccProfile`.
     public init(_ request: ImageRequest, iccProfile: [UInt8]? = nil) throws {
-        try self.init(format: request.outputFormat, quality: request.quality, maxBytes: request.maxBytes, iccProfile: iccProfile)
+        try self.init(
+            format: request.outputFormat, quality: request.quality, maxBytes: request.maxBytes, iccProfile: iccProfile,
+            controls: request.encoderControls)
     }
 
     /// `image` encoded, and the format written. `image` must have at least one frame.
@@ -52,7 +61,8 @@ public struct VariantEncoder: Sendable {
         case .automatic where first.isOpaque:
             return (try jpeg(first, quality: quality), .jpeg)
         case .automatic, .png:
-            return (try fitting(PNGEncoder.encode(first, iccProfile: iccProfile), .png), .png)
+            let png = try PNGEncoder.encode(first, iccProfile: iccProfile, paletteColors: controls.paletteColors)
+            return (try fitting(png, .png), .png)
         case .jpeg(let quality):
             return (try jpeg(first, quality: quality), .jpeg)
         case .webp(let quality) where maxBytes != nil || image.frames.allSatisfy(\.bitmap.isOpaque):
@@ -64,7 +74,7 @@ public struct VariantEncoder: Sendable {
             return (try fitting(WebPEncoder.encode(image, compression: .lossless, iccProfile: iccProfile), .webp), .webp)
         case .avif(let quality):
             let avif = try largestFitting(upTo: quality, .avif) { quality in
-                try AVIFEncoder.encode(image, quality: quality, iccProfile: iccProfile)
+                try AVIFEncoder.encode(image, quality: quality, iccProfile: iccProfile, chroma: controls.chroma)
             }
             return (avif, .avif)
         }
@@ -72,7 +82,9 @@ public struct VariantEncoder: Sendable {
 
     private func jpeg(_ bitmap: Bitmap, quality: Int) throws -> Data {
         try largestFitting(upTo: quality, .jpeg) { quality in
-            try JPEGEncoder.encode(bitmap, quality: quality, iccProfile: iccProfile)
+            try JPEGEncoder.encode(
+                bitmap, quality: quality, iccProfile: iccProfile, progressive: controls.progressiveJPEG,
+                chroma: controls.chroma ?? .yuv420)
         }
     }
 

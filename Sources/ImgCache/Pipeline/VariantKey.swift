@@ -9,22 +9,24 @@
 /// `;gravity=north` (or `;gravity=focus:0.3,0.2`; for `.crop` and `.pad`) after that, then a
 /// background `;background=RRGGBBAA`, and the request's processors
 /// `;process=blur(sigma=4)|tint(dark)` last (then `;scale=3` when the target's scale is not 1);
+/// encoder controls the format uses follow the format (`format=jpeg85;encode=progressive,chroma444`);
 /// keys without them are unchanged, so variants stored before regions, colour policies,
 /// gravities and processors existed stay valid.
 enum VariantKey {
     /// - Parameters:
     ///   - quality: the JPEG quality `.automatic` uses; nil (the default) for 85.
     ///   - maxBytes: the request's byte cap; nil (the default) for none.
+    ///   - controls: the request's encoder controls; those `format` uses enter the key. Default none.
     static func make(
         url: String, pixels: PixelSize?, options: DecodingOptions, format: ImageRequest.OutputFormat, quality: Int? = nil,
-        maxBytes: Int? = nil, background: RGBAColor? = nil, processors: ProcessorChain = ProcessorChain(processors: []),
-        scale: Double = 1
+        maxBytes: Int? = nil, controls: EncoderControls = EncoderControls(), background: RGBAColor? = nil,
+        processors: ProcessorChain = ProcessorChain(processors: []), scale: Double = 1
     ) -> String {
         let size = pixels.map(\.description) ?? "source"
         return "\(url)\(CacheKey.variantMarker)v2;size=\(size);mode=\(options.contentMode.rawValue);"
             + "upscale=\(options.allowsUpscaling ? 1 : 0);frames=\(options.maxFrames);"
             + "budget=\(options.frameBudgetBytes);format=\(format.keyComponent(quality: quality ?? JPEGEncoder.defaultQuality, maxBytes: maxBytes))"
-            + (options.sourceRegion.map { ";region=\($0)" } ?? "") + options.colorPolicy.variantKeyComponent
+            + controls.applying(to: format).variantKeyComponent + (options.sourceRegion.map { ";region=\($0)" } ?? "") + options.colorPolicy.variantKeyComponent
             + ([.crop, .pad].contains(options.contentMode) ? options.gravity.variantKeyComponent : "")
             + (background.map { ";background=\($0)" } ?? "") + processors.variantKeyComponent(scale: scale)
     }

@@ -4,8 +4,8 @@ import ImgCache
 /// The request the options make, once every option has been applied.
 extension ServeOptions {
     /// The request for `source`: the target and content mode (`targetAndMode`), upscaling,
-    /// frames, budget, the output format, quality and byte cap, the colour policy, the blur and
-    /// tint, and for a cache buster a cache key of the source's key under `keyPolicy` and the
+    /// frames, budget, the output format, quality and byte cap, the encoder controls, the colour
+    /// policy, the blur and tint, and for a cache buster a cache key of the source's key under `keyPolicy` and the
     /// buster. A slice waits for the screenshot's size (`ServeSlice`); it is PNG with the
     /// screenshot's colour profile kept unless `f` or `cp` say otherwise, as the CLI's `slice`.
     func request(source: URL, keyPolicy: CacheKeyPolicy) throws(ServeURLError) -> ServeRequest {
@@ -26,6 +26,7 @@ extension ServeOptions {
             colorPolicy: colorPolicy ?? (isSlice ? .keep : .convert), quality: outputFormat == .automatic && quality != 0 ? quality : nil,
             maxBytes: maxBytes == 0 ? nil : maxBytes, background: background)
         request.processors = try processors()
+        request.encoderControls = encoderControls
         if let cacheBuster { request.cacheKey = keyPolicy.key(for: source) + " cachebuster:" + cacheBuster }
         guard let slice else { return ServeRequest(sourceURL: source, plan: .ready(request), expires: expires) }
         if let widget, widget.device.kind != .iPhone {

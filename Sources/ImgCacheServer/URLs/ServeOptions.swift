@@ -73,6 +73,10 @@ struct ServeOptions {
     var blur: Double?
     /// `ti`: laid over the image after any blur; nil for none.
     var tint: Tint?
+    /// `jpgo`, `pngo` and `ch`: the server's defaults until a URL sets them.
+    var encoderControls: EncoderControls
+    /// `pngo`'s palette size, used once `pngo` quantizes: the server's default until set.
+    var quantizationColors: Int
     /// `exp`: the Unix time after which the URL is refused; nil for none.
     var expires: Int?
 
@@ -81,8 +85,10 @@ struct ServeOptions {
     var sizeOption = "w"
     var dprOption = "dpr"
 
-    init(limits: DecodingLimits) {
+    init(limits: DecodingLimits, encoderControls: EncoderControls = EncoderControls(), quantizationColors: Int = 256) {
         self.limits = limits
+        self.encoderControls = encoderControls
+        self.quantizationColors = quantizationColors
     }
 
     /// Applies one option; throws `unknownOption` for a name no one has, `unsupportedOption` for
@@ -110,6 +116,9 @@ struct ServeOptions {
         case "slice", "sl": try applySlice(option)
         case "blur", "bl": try applyBlur(option)
         case "tint", "ti": try applyTint(option)
+        case "jpeg_options", "jpgo": try applyJPEGOptions(option)
+        case "png_options", "pngo": try applyPNGOptions(option)
+        case "chroma", "ch": try applyChroma(option)
         case "expires", "exp": try applyExpires(option)
         default:
             if let detail = Self.unsupportedImgproxyOptions[option.name] {

@@ -27,6 +27,12 @@ public struct ServeURLConfiguration: Sendable {
     /// added to the key it makes of the source URL, so that such a key leaves out the same query
     /// items. Default `CacheKeyPolicy()`.
     public var keyPolicy: CacheKeyPolicy
+    /// The encoder controls of a URL that sets none with `jpgo`, `pngo` or `ch` (imgproxy's
+    /// `IMGPROXY_JPEG_PROGRESSIVE` and `IMGPROXY_PNG_QUANTIZE`). Default none.
+    public var encoderControls = EncoderControls()
+    /// The palette size `pngo:...:1` quantizes to when the URL gives none (imgproxy's
+    /// `IMGPROXY_PNG_QUANTIZATION_COLORS`), 2 to 256. Default 256.
+    public var quantizationColors = 256
     /// The presets `pr:` names; `default`, when defined, is applied before a URL's own options.
     /// Default none.
     public var presets: ServePresets

@@ -63,7 +63,9 @@ public struct ServeURLParser: Sendable {
             }
             expanded = try configuration.presets.expand(written)
         }
-        var options = ServeOptions(limits: configuration.limits)
+        var options = ServeOptions(
+            limits: configuration.limits, encoderControls: configuration.encoderControls,
+            quantizationColors: configuration.quantizationColors)
         for option in expanded { try options.apply(option) }
         let sourceSegments = segments[sourceStart...]
         guard let first = sourceSegments.first, !(sourceSegments.count == 1 && first.isEmpty) else {

@@ -11,8 +11,9 @@ import Foundation
 /// - Speed: libaom at `speed` 8 (imgproxy's `IMGPROXY_AVIF_SPEED` default): about 60 ms for a
 ///   510 x 383 photo on one core, where speed 6 takes 2.3 times as long for 0.6 dB more PSNR at the
 ///   same size, and speed 9 saves a third of the time but writes 20% more bytes at 1 dB less.
-/// - Pixels: 8-bit YCbCr, BT.601 full range, 4:2:0 below quality 90 and 4:4:4 from 90 (as libvips
-///   subsamples chroma only below 90); an alpha plane when any pixel is translucent.
+/// - Pixels: 8-bit YCbCr, BT.601 full range; chroma as `chroma` says, or when nil 4:2:0 below
+///   quality 90 and 4:4:4 from 90 (as libvips subsamples chroma only below 90); an alpha plane when
+///   any pixel is translucent.
 /// - Colour: an RGB ICC profile, when given, is stored in a `colr` box; else `nclx` says sRGB.
 /// - Animation: each frame is shown for its `delayCentiseconds` (0 stored as 1); libavif 0.11
 ///   writes no loop count, so browsers loop sequences forever.
@@ -35,23 +36,29 @@ public enum AVIFEncoder {
         ((100 - quality) * 63 + 50) / 100
     }
 
-    /// `bitmap` as a still AVIF.
+    /// `bitmap` as a still AVIF; `chroma` nil (the default) picks it by quality.
     /// - Throws: `invalidArgument` for a quality outside 1...100 or an ICC profile outside
     ///   1...`ColorProfile.maxByteCount` bytes; `dimensionsOverLimit` for more than `maxPixels`;
     ///   `encodingFailed` when libavif fails.
-    public static func encode(_ bitmap: Bitmap, quality: Int = defaultQuality, iccProfile: [UInt8]? = nil) throws -> Data {
-        try encode(frames: [ImageFrame(bitmap: bitmap)], size: bitmap.size, quality: quality, iccProfile: iccProfile)
+    public static func encode(
+        _ bitmap: Bitmap, quality: Int = defaultQuality, iccProfile: [UInt8]? = nil, chroma: ChromaSubsampling? = nil
+    ) throws -> Data {
+        try encode(frames: [ImageFrame(bitmap: bitmap)], size: bitmap.size, quality: quality, iccProfile: iccProfile, chroma: chroma)
     }
 
     /// Every frame of `image`: a still for one frame, else a sequence with the frames' delays.
     /// `image` must have at least one frame, each of the image's size.
-    /// - Throws: as `encode(_:quality:iccProfile:)`, and `invalidArgument` for a frame of another size.
-    public static func encode(_ image: DecodedImage, quality: Int = defaultQuality, iccProfile: [UInt8]? = nil) throws -> Data {
+    /// - Throws: as `encode(_:quality:iccProfile:chroma:)`, and `invalidArgument` for a frame of another size.
+    public static func encode(
+        _ image: DecodedImage, quality: Int = defaultQuality, iccProfile: [UInt8]? = nil, chroma: ChromaSubsampling? = nil
+    ) throws -> Data {
         guard !image.frames.isEmpty else { throw ImgCacheError.invalidArgument("an AVIF needs at least one frame") }
-        return try encode(frames: image.frames, size: image.size, quality: quality, iccProfile: iccProfile)
+        return try encode(frames: image.frames, size: image.size, quality: quality, iccProfile: iccProfile, chroma: chroma)
     }
 
-    private static func encode(frames: [ImageFrame], size: PixelSize, quality: Int, iccProfile: [UInt8]?) throws -> Data {
+    private static func encode(
+        frames: [ImageFrame], size: PixelSize, quality: Int, iccProfile: [UInt8]?, chroma: ChromaSubsampling?
+    ) throws -> Data {
         guard (1...100).contains(quality) else { throw ImgCacheError.invalidArgument("AVIF quality \(quality) is not in 1...100") }
         if let iccProfile, iccProfile.isEmpty || iccProfile.count > ColorProfile.maxByteCount {
             throw ImgCacheError.invalidArgument("an ICC profile of \(iccProfile.count) bytes is not in 1...\(ColorProfile.maxByteCount)")
@@ -64,9 +71,10 @@ public enum AVIFEncoder {
         }
         let encoder = try AVIFEncoderSession(quality: quality)
         let hasAlpha = !frames.allSatisfy(\.bitmap.isOpaque)
-        let chroma = quality >= fullChromaQuality ? AVIF_PIXEL_FORMAT_YUV444 : AVIF_PIXEL_FORMAT_YUV420
+        let fullChroma = chroma.map { $0 == .yuv444 } ?? (quality >= fullChromaQuality)
+        let format = fullChroma ? AVIF_PIXEL_FORMAT_YUV444 : AVIF_PIXEL_FORMAT_YUV420
         for frame in frames {
-            let picture = try AVIFPicture(frame.bitmap, format: chroma, keepsAlpha: hasAlpha, iccProfile: iccProfile)
+            let picture = try AVIFPicture(frame.bitmap, format: format, keepsAlpha: hasAlpha, iccProfile: iccProfile)
             try encoder.add(picture, centiseconds: max(1, frame.delayCentiseconds), isOnlyFrame: frames.count == 1)
         }
         return try encoder.finish()

@@ -1,24 +1,25 @@
-/// Finds the palette entry nearest a colour by squared RGB distance.
+/// Finds the palette entry nearest a colour by squared RGBA distance (alpha counting as a fourth
+/// channel; GIF's palettes hold alpha 255 throughout, so for them it is the RGB distance).
 ///
 /// The palette is sorted by green; a query starts at its own green value and walks outward in both
 /// directions, stopping on each side once the green difference alone is no better than the best
 /// distance found. Exact, and several times faster than trying all 256 entries.
-struct GIFNearestColor {
+struct NearestColor {
     private struct Entry {
-        var red: Int32, green: Int32, blue: Int32
+        var red: Int32, green: Int32, blue: Int32, alpha: Int32
         var index: Int
     }
 
     private let entries: [Entry]
 
-    init(palette: [SIMD3<Int32>]) {
+    init(palette: [SIMD4<Int32>]) {
         entries = palette.enumerated()
-            .map { Entry(red: $0.element.x, green: $0.element.y, blue: $0.element.z, index: $0.offset) }
+            .map { Entry(red: $0.element.x, green: $0.element.y, blue: $0.element.z, alpha: $0.element.w, index: $0.offset) }
             .sorted { $0.green < $1.green }
     }
 
     /// Index (in the palette given to `init`) of the entry nearest `colour`; 0 for an empty palette.
-    func nearest(to colour: SIMD3<Int32>) -> Int {
+    func nearest(to colour: SIMD4<Int32>) -> Int {
         entries.withUnsafeBufferPointer { entries in
             var low = 0, high = entries.count
             while low < high {
@@ -34,8 +35,7 @@ struct GIFNearestColor {
                     if dg * dg >= best {
                         up = entries.count
                     } else {
-                        let dr = entry.red - colour.x, db = entry.blue - colour.z
-                        let distance = dr * dr + dg * dg + db * db
+                        let distance = Self.distance(entry, colour, dg)
                         if distance < best { best = distance; bestIndex = entry.index }
                         up += 1
                     }
@@ -46,8 +46,7 @@ struct GIFNearestColor {
                     if dg * dg >= best {
                         down = -1
                     } else {
-                        let dr = entry.red - colour.x, db = entry.blue - colour.z
-                        let distance = dr * dr + dg * dg + db * db
+                        let distance = Self.distance(entry, colour, dg)
                         if distance < best { best = distance; bestIndex = entry.index }
                         down -= 1
                     }
@@ -55,5 +54,11 @@ struct GIFNearestColor {
             }
             return bestIndex
         }
+    }
+
+    @inline(__always)
+    private static func distance(_ entry: Entry, _ colour: SIMD4<Int32>, _ dg: Int32) -> Int32 {
+        let dr = entry.red - colour.x, db = entry.blue - colour.z, da = entry.alpha - colour.w
+        return dr * dr + dg * dg + db * db + da * da
     }
 }
