@@ -34,7 +34,7 @@ THROUGHPUT_FLAGS ?=
 
 FUZZ_SECONDS ?= 600
 
-.PHONY: all help setup build release test test-sanitized demo fuzz bench bench-throughput bench-compare bench-corpus bench-memory bench-limits bench-webp bench-webp-size bench-avif-size bench-png-palette bench-heif bench-smartcrop bench-redis bench-disk-hit bench-serve clean
+.PHONY: all help setup build release test test-sanitized demo fuzz bench bench-throughput bench-compare bench-corpus bench-memory bench-limits bench-webp bench-webp-size bench-avif-size bench-png-palette bench-heif bench-smartcrop bench-redis bench-disk-hit bench-serve bench-prefetch-scale clean
 
 all: build
 
@@ -60,6 +60,7 @@ help:
 	@echo "make bench-redis   setup, release build, 4 prefetch instances sharing one Redis against 1: origin requests and wall time (Benchmarks/redis.sh; BENCH_FLAGS=\"--urls 200 --instances 4 --delay-ms 20\")"
 	@echo "make bench-disk-hit  setup, release build, fetch of a stored 8-frame GIF variant against cache path in a cache of 600 entries, with hyperfine and strace's sync count (Benchmarks/disk-hit.sh; BENCH_FLAGS=\"--rounds 7 --runs 10 --baseline OLD_BINARY\")"
 	@echo "make bench-serve   setup, release build, imgcache serve under wrk at 16 and 64 connections: warm against thumbor and nginx's static files, cold against thumbor and imgcache prefetch (Benchmarks/serve.sh; BENCH_FLAGS=\"--runs 1 --seconds 5\")"
+	@echo "make bench-prefetch-scale  setup, release build, prefetch of 10,000, 100,000 and 1,000,000 URLs of one small PNG: wall time, time per URL and peak RSS, flat (Benchmarks/prefetch-scale.sh; BENCH_FLAGS='--sizes \"10000 100000\"')"
 	@echo "make fuzz          build the libFuzzer harnesses (ASan) and run each for FUZZ_SECONDS (default 600) (Fuzz/run.sh)"
 	@echo "make clean         remove .build and out"
 
@@ -157,6 +158,9 @@ bench-disk-hit: setup release
 
 bench-serve: setup release
 	Benchmarks/serve.sh --no-build $(BENCH_FLAGS)
+
+bench-prefetch-scale: setup release
+	Benchmarks/prefetch-scale.sh --no-build $(BENCH_FLAGS)
 
 # Benchmark runs keep everything they write outside the repository (the corpus folder and TMPDIR).
 bench: bench-corpus release

@@ -11,11 +11,14 @@ enum PrefetchCommand: Command {
     static let help = """
         Usage: imgcache prefetch [FILE|-] [options]
 
-        Reads URLs (or local paths), one a line, from FILE or standard input ('-' or no FILE); blank
-        lines and lines starting with '#' are skipped. Fetches them concurrently through the cache
-        (8 downloads, 4 connections to a host, and one decode per core at a time; the targets of one URL share one download and decode), preparing each for the target, with a
-        progress bar when standard error is a terminal. Ends with a summary: how many came from
-        the network, were revalidated or were already cached, and every failure with its reason.
+        Reads URLs (or local paths), one a line, from FILE or standard input ('-' or no FILE) as
+        it goes, keeping nothing per URL, so a list of millions can be given; blank lines and lines
+        starting with '#' are skipped, and a line over 64 KiB is refused (counted as failed, not
+        read). Fetches them concurrently through the cache (8 downloads, 4 connections to a host,
+        and one decode per core at a time; the targets of one URL share one download and decode),
+        preparing each for the target, with a count of those done when standard error is a
+        terminal. Ends with a summary: how many came from the network, were revalidated or were
+        already cached, and the first 100 failures with their reasons (then how many more).
         Exits 11 when any URL failed.
 
         Options:
@@ -24,7 +27,8 @@ enum PrefetchCommand: Command {
         \(TargetArguments.cacheHelp)
         \(RequestArguments.help)
         \(FallbackImageOption.help)
-          --json              print the summary as JSON (every URL with its path or error)
+          --json              print the summary as JSON, each URL's item (its path or error) as it
+                              finishes, the totals after them
           --metrics FILE      write the pipeline's metrics to FILE at exit, in Prometheus text format
                               (requests by outcome, errors by kind, origin requests, bytes, stage
                               durations), for a node exporter's textfile collector
@@ -38,59 +42,36 @@ enum PrefetchCommand: Command {
         let metricsFile = try arguments.value("--metrics")
         let fallback = try arguments.value("--fallback-image").map(FallbackImageOption.image)
         let words = try arguments.positionals(arguments.isEmpty ? 0 : 1, usage: "imgcache prefetch [FILE|-] [options]")
-        // One request per source and target, each with the source it came from.
-        let pairs = try readSources(words.first ?? "-").flatMap { source in
+        let list = try URLListReader(path: words.first ?? "-")
+        let pipeline = try fetch.pipeline(applying: options)
+        defer { shutDown(pipeline) }
+        if let fallback { try FallbackImageOption.check(fallback, pipeline: pipeline) }
+        let reporter = PrefetchReporter(json: json, progress: ProgressBar(total: nil, enabled: isatty(STDERR_FILENO) == 1 && !json))
+        let groups = PrefetchGroups(lines: list, reporter: reporter) { source in
             try fetch.requests(for: source).map { request in
                 // A background job: requests a user waits for (in a process sharing the pipeline) go first.
                 var request = options.applied(to: request)
                 request.priority = .low
                 request.processors = processors
-                return (source, request)
+                return request
             }
         }
-        let sources = pairs.map(\.0), requests = pairs.map(\.1)
-        let pipeline = try fetch.pipeline(applying: options)
-        defer { shutDown(pipeline) }
-        if let fallback { try FallbackImageOption.check(fallback, pipeline: pipeline) }
-        let progress = ProgressBar(total: requests.count, enabled: isatty(STDERR_FILENO) == 1 && !json)
-        let results: [Result<ImageSummary, any Error>]
-        if let fallback {
-            let prepared = try runBlocking {
-                await pipeline.prefetch(requests, fallback: fallback) { done, _ in progress.update(done) }
+        try runBlocking {
+            for try await item in pipeline.prefetch(stream: groups, fallback: fallback) {
+                let source = groups.source(of: item.index)
+                // The summary and the exit code are the sources'; standard error says which got the fallback.
+                let result = item.result.flatMap { prepared -> Result<ImageSummary, any Error> in
+                    guard let failure = prepared.sourceFailure else { return .success(prepared.summary) }
+                    CommandLineTool.printError(FallbackImageOption.note(
+                        name, source: source, failure: failure, path: prepared.summary.fileURL?.path ?? "(not stored)"))
+                    return .failure(failure)
+                }
+                try reporter.report(result, source: source)
             }
-            progress.finish()
-            // The summary and the exit code are the sources'; standard error says which got the fallback.
-            results = zip(sources, prepared).map { source, result in
-                guard case .success(let item) = result, let failure = item.sourceFailure else { return result.map(\.summary) }
-                CommandLineTool.printError(FallbackImageOption.note(
-                    name, source: source, failure: failure, path: item.summary.fileURL?.path ?? "(not stored)"))
-                return .failure(failure)
-            }
-        } else {
-            results = try runBlocking {
-                await pipeline.prefetch(requests) { done, _ in progress.update(done) }
-            }
-            progress.finish()
         }
         if let metricsFile { try DecodeCommand.write(Data(pipeline.metrics.prometheusText().utf8), to: metricsFile) }
-        let summary = PrefetchSummary(sources: sources, results: results)
-        print(json ? try summary.json() : summary.text())
-        if summary.failureCount > 0 { throw PrefetchFailed(count: summary.failureCount, total: sources.count) }
-    }
-
-    private static func readSources(_ path: String) throws -> [String] {
-        let text: String
-        if path == "-" {
-            text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
-        } else {
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw ImgCacheError.io(path: path, detail: "cannot read the URL list")
-            }
-            text = String(decoding: data, as: UTF8.self)
-        }
-        return text.split(whereSeparator: \.isNewline)
-            .map { $0.trimmingCharacters(in: .whitespaces) }
-            .filter { !$0.isEmpty && !$0.hasPrefix("#") }
+        try reporter.finish()
+        if reporter.failureCount > 0 { throw PrefetchFailed(count: reporter.failureCount, total: reporter.total) }
     }
 }
 

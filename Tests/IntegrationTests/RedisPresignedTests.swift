@@ -57,6 +57,8 @@ final class RedisPresignedTests: RedisNginxTestCase {
         let summaries = try instances.map { try finish($0) }
 
         // Per object, the outcome each process had for its URLs: one downloaded, three from Redis.
+        // A list is streamed, each URL a group: a URL of an object whose variant the process
+        // already stored is a disk hit.
         var outcomes: [String: [String]] = [:]
         for summary in summaries {
             XCTAssertEqual(summary["total"] as? Int, urls.count)
@@ -69,8 +71,9 @@ final class RedisPresignedTests: RedisNginxTestCase {
                 XCTAssertEqual(item["pixels"] as? [String: Int], ["width": 48, "height": 36])
             }
             for (path, cache) in byObject {
-                XCTAssertEqual(cache.count, 1, "the URLs of \(path) share one outcome in one process: \(cache)")
-                outcomes[path, default: []] += cache.sorted()
+                let first = cache.subtracting(["disk"])
+                XCTAssertEqual(first.count, 1, "the URLs of \(path) share one outcome in one process, or are disk hits: \(cache)")
+                outcomes[path, default: []] += first.sorted()
             }
         }
         XCTAssertEqual(outcomes.keys.sorted(), objects.sorted())
