@@ -5,8 +5,7 @@ import XCTest
 final class RedisConfigurationTests: XCTestCase {
     func testURLsParseWithDefaults() throws {
         let plain = try RedisConfiguration(url: "redis://127.0.0.1:6380/3")
-        XCTAssertEqual(plain.host, "127.0.0.1")
-        XCTAssertEqual(plain.port, 6380)
+        XCTAssertEqual(plain.deployment, .server(RedisAddress(host: "127.0.0.1", port: 6380)))
         XCTAssertEqual(plain.database, 3)
         XCTAssertNil(plain.password)
         XCTAssertNil(plain.secret)
@@ -22,7 +21,7 @@ final class RedisConfigurationTests: XCTestCase {
         let secret = try RedisConfiguration(url: "redis://:p%40ss@cache.internal")
         XCTAssertEqual(secret.password, "p@ss")
         XCTAssertNil(secret.username)
-        XCTAssertEqual(secret.port, 6379)
+        XCTAssertEqual(secret.deployment, .server(RedisAddress(host: "cache.internal", port: 6379)))
         XCTAssertEqual(secret.database, 0)
         XCTAssertEqual(secret.displayURL, "redis://cache.internal:6379/0")
         let user = try RedisConfiguration(url: "redis://worker:pw@cache.internal:7000/")
@@ -51,7 +50,7 @@ final class RedisConfigurationTests: XCTestCase {
             ("poll", { $0.leasePollStart = 1; $0.leasePollMax = 0.5 }), ("poll max", { $0.leasePollMax = .nan }),
             ("retry", { $0.retryAfterFailureMax = 0 }), ("retry max", { $0.retryAfterFailure = 40 }),
             ("retry max nan", { $0.retryAfterFailureMax = .nan }), ("resolve", { $0.resolveTimeout = 0 }),
-            ("host", { $0.host = "" }), ("secret", { $0.secret = Data() }), ("short secret", { $0.secret = Data(count: 15) }),
+            ("host", { $0.deployment = .server(RedisAddress(host: "")) }), ("secret", { $0.secret = Data() }), ("short secret", { $0.secret = Data(count: 15) }),
             ("connections", { $0.connectionCount = 257 }),
         ]
         for (name, change) in broken {
