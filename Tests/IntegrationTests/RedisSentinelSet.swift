@@ -88,6 +88,11 @@ final class RedisSentinelSet {
         }
     }
 
+    /// Waits until the data node at `port` holds `key` (written to the master, then replicated).
+    func waitForKey(_ key: String, on port: Int) throws {
+        try wait("\(key) on 127.0.0.1:\(port)") { try self.cli(port, "EXISTS", key) == "1" }
+    }
+
     /// Kills every process of the set.
     func stop() {
         for node in nodes.values { node.stop() }

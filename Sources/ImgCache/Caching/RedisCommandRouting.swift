@@ -23,6 +23,8 @@ extension RedisConfiguration {
     func makeRouting(log: (@Sendable (String) -> Void)?) -> any RedisCommandRouting {
         switch deployment {
         case .server(let address): RedisClient(address: address, configuration: self, log: log)
+        case .sentinel(let sentinels, let masterName):
+            RedisSentinelClient(sentinels: sentinels, masterName: masterName, configuration: self, log: log)
         }
     }
 }

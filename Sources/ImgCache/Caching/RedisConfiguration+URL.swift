@@ -3,6 +3,8 @@ import Foundation
 extension RedisConfiguration {
     /// Parses a Redis URL, every other setting at its default:
     /// - `redis://[[username]:password@]host[:port][/db]`: one server (port 6379 by default);
+    /// - `redis-sentinel://[[username]:password@]host[:port][,host[:port]...]/MASTER_NAME[/db]`: the
+    ///   master that these sentinels name (see `init(sentinelURL:)`).
     ///
     /// Username and password are percent-decoded.
     /// - Throws: `invalidArgument` for another scheme, an empty host, a port out of 1...65535, a
@@ -11,8 +13,9 @@ extension RedisConfiguration {
         let scheme = text.prefix { $0 != ":" }.lowercased()
         switch scheme {
         case "redis": try self.init(serverURL: text)
+        case "redis-sentinel": try self.init(sentinelURL: text)
         default:
-            throw ImgCacheError.invalidArgument("'\(text)': the scheme must be redis://")
+            throw ImgCacheError.invalidArgument("'\(text)': the scheme must be redis:// or redis-sentinel://")
         }
     }
 

@@ -110,6 +110,8 @@ public struct RedisConfiguration: Sendable, Hashable {
     public var displayURL: String {
         switch deployment {
         case .server(let address): "redis://\(address)/\(database)"
+        case .sentinel(let sentinels, let masterName):
+            "redis-sentinel://" + sentinels.map(\.description).joined(separator: ",") + "/\(masterName)/\(database)"
         }
     }
 
@@ -120,6 +122,10 @@ public struct RedisConfiguration: Sendable, Hashable {
         let addresses = deployment.addresses
         if addresses.isEmpty { throw ImgCacheError.invalidArgument("no Redis address") }
         for address in addresses { try address.validate() }
+        if case .sentinel(_, let masterName) = deployment, !Self.isMasterName(masterName) {
+            throw ImgCacheError.invalidArgument(
+                "the Redis master name must be 1 to \(Self.maximumMasterNameBytes) bytes without spaces or control characters")
+        }
         if let secret, secret.count < Self.minimumSecretBytes {
             throw ImgCacheError.invalidArgument(
                 "the Redis secret has \(secret.count) bytes; it needs at least \(Self.minimumSecretBytes)")

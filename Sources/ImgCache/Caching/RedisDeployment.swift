@@ -3,11 +3,16 @@
 public enum RedisDeployment: Sendable, Hashable {
     /// One server (`redis://`): every key on it.
     case server(RedisAddress)
+    /// A master and its replicas watched by Redis Sentinel (`redis-sentinel://`): the master is
+    /// the one the first of `sentinels` that answers names for `masterName` (see
+    /// `RedisSentinelClient`), found again after it fails or answers `-READONLY`.
+    case sentinel(sentinels: [RedisAddress], masterName: String)
 
     /// Every address named, for `validate()`.
     var addresses: [RedisAddress] {
         switch self {
         case .server(let address): [address]
+        case .sentinel(let sentinels, _): sentinels
         }
     }
 }
