@@ -58,6 +58,36 @@ final class RedisSentinelTests: XCTestCase {
         XCTAssertEqual(log.all, [])
     }
 
+    func testTheCommandLineSharesThroughTheSentinelsAndRefusesBadURLs() throws {
+        let origin = try FaultServer()
+        defer { origin.stop() }
+        let folder = try ServerProcess.temporaryFolder("imgcache-sentinel-cli")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for (cache, outcome) in [("a", "network"), ("b", "shared")] {
+            let result = try CommandRunner.run("imgcache", [
+                "fetch", origin.url("/ok.jpg").absoluteString, "--size", "16x16", "--json", "--redis", set.url,
+                "--cache-dir", folder.appendingPathComponent(cache).path,
+            ])
+            XCTAssertEqual(result.status, 0, result.errors)
+            XCTAssertEqual(result.errors, "")
+            XCTAssertEqual(try CommandRunner.json(result.output)["cache"] as? String, outcome, cache)
+        }
+        let stats = try CommandRunner.imgcache(
+            ["cache", "stats", "--json", "--cache-dir", folder.appendingPathComponent("b").path], environment: ["IMGCACHE_REDIS": set.url])
+        XCTAssertEqual(stats.status, 0, stats.errors)
+        let counters = try XCTUnwrap(CommandRunner.json(stats.output)["redis"] as? [String: Any])
+        XCTAssertEqual(counters["stores"] as? Int, 2, "the original and the variant")
+        XCTAssertEqual(counters["hits"] as? Int, 1)
+        let sentinels = set.sentinelPorts.map { "127.0.0.1:\($0)" }.joined(separator: ",")
+        for bad in ["redis-sentinel://\(sentinels)", "redis-sentinel://\(sentinels)/a%20b", "redis-sentinel://\(sentinels)/m/16"] {
+            let result = try CommandRunner.run("imgcache", [
+                "fetch", origin.url("/ok.jpg").absoluteString, "--redis", bad, "--cache-dir", folder.appendingPathComponent("c").path,
+            ])
+            XCTAssertEqual(result.status, 2, "\(bad): \(result.errors)")
+            XCTAssertTrue(result.errors.contains(bad), result.errors)
+        }
+    }
+
     func testAnUnknownMasterNameIsAMissWithOneWarning() throws {
         let log = LogLines()
         let url = set.url.replacingOccurrences(of: "/\(RedisSentinelSet.masterName)", with: "/no-such-master")
