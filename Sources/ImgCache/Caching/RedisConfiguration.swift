@@ -11,7 +11,7 @@ public struct RedisConfiguration: Sendable, Hashable {
     /// its addresses are kept: it is resolved again only after a connection to them failed.
     public var deployment: RedisDeployment
     /// Sent with AUTH on every new connection when not nil (with `username` when that is set too,
-    /// for Redis 6 ACLs). Default nil.
+    /// for Redis 6 ACLs); behind Sentinel, to the master only, never to the sentinels. Default nil.
     public var username: String?
     public var password: String?
     /// The key of the HMAC-SHA256 that authenticates every value written and read: a value whose
@@ -70,7 +70,8 @@ public struct RedisConfiguration: Sendable, Hashable {
     /// After a failure (connection refused, time-out, a broken connection) Redis is skipped for
     /// this long before it is tried again; each further failure doubles it, up to
     /// `retryAfterFailureMax`. Default 1 s, at most 30 s; each 1 ms to an hour, the first not
-    /// over the longest.
+    /// over the longest. Behind Sentinel, the sentinels are asked for the master again at most
+    /// once per `retryAfterFailure` while it fails.
     public var retryAfterFailure: TimeInterval
     public var retryAfterFailureMax: TimeInterval
 
