@@ -5,7 +5,8 @@ import ImgCache
 /// `cache stats`, its values authenticated with `$IMGCACHE_REDIS_SECRET` when that is set.
 enum RedisOption {
     static let help = """
-          --redis URL         share originals and variants through Redis, redis://[:password@]host:port/db
+          --redis URL         share originals and variants through Redis, redis://[:password@]host:port/db,
+                              or a Redis Cluster, redis-cluster://[:password@]host:port[,host:port...]
                               (default $IMGCACHE_REDIS; none when unset): looked up after the disk cache,
                               written after each download, one download of a URL across the instances;
                               $IMGCACHE_REDIS_SECRET (at least 32 hex digits, the same on every instance)

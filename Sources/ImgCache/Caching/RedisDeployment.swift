@@ -3,11 +3,15 @@
 public enum RedisDeployment: Sendable, Hashable {
     /// One server (`redis://`): every key on it.
     case server(RedisAddress)
+    /// A Redis Cluster (`redis-cluster://`): the slot map is read from the first of `seeds` that
+    /// answers `CLUSTER SLOTS`, and every command goes to the master of its key's hash slot.
+    case cluster(seeds: [RedisAddress])
 
     /// Every address named, for `validate()`.
     var addresses: [RedisAddress] {
         switch self {
         case .server(let address): [address]
+        case .cluster(let seeds): seeds
         }
     }
 }
