@@ -6,7 +6,8 @@ import ImgCache
 enum RedisOption {
     static let help = """
           --redis URL         share originals and variants through Redis, redis://[:password@]host:port/db,
-                              or through the master that Redis Sentinel names (found again after a failover),
+                              a Redis Cluster, redis-cluster://[:password@]host:port[,host:port...],
+                              or the master that Redis Sentinel names (found again after a failover),
                               redis-sentinel://[:password@]host:port[,host:port...]/MASTER_NAME[/db]
                               (sentinel port 26379 by default; the password is the master's)
                               (default $IMGCACHE_REDIS; none when unset): looked up after the disk cache,

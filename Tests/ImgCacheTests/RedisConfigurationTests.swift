@@ -29,6 +29,34 @@ final class RedisConfigurationTests: XCTestCase {
         XCTAssertEqual(user.password, "pw")
     }
 
+    func testClusterURLsParse() throws {
+        let cluster = try RedisConfiguration(url: "redis-cluster://:s%40cret@10.0.0.1:7000,cache-2:7001,[::1]:7002,cache-4")
+        XCTAssertEqual(cluster.deployment, .cluster(seeds: [
+            RedisAddress(host: "10.0.0.1", port: 7000), RedisAddress(host: "cache-2", port: 7001),
+            RedisAddress(host: "::1", port: 7002), RedisAddress(host: "cache-4", port: 6379),
+        ]))
+        XCTAssertEqual(cluster.password, "s@cret")
+        XCTAssertNil(cluster.username)
+        XCTAssertEqual(cluster.database, 0)
+        XCTAssertEqual(cluster.displayURL, "redis-cluster://10.0.0.1:7000,cache-2:7001,[::1]:7002,cache-4:6379")
+        let user = try RedisConfiguration(url: "REDIS-CLUSTER://worker:pw@h:1/")
+        XCTAssertEqual(user.username, "worker")
+        XCTAssertEqual(user.password, "pw")
+        for text in [
+            "redis-cluster://", "redis-cluster://h:1,", "redis-cluster://,h:1", "redis-cluster://h:0", "redis-cluster://h:65536",
+            "redis-cluster://h:1/0", "redis-cluster://h:1?x=1", "redis-cluster://h:1#f", "redis-cluster://h:x",
+            "redis-cluster://[::1:7000", "redis-cluster://[::1]7000", "redis-cluster://:%zz@h:1", "redis-cluster://h :1",
+            "redis-cluster://" + Array(repeating: "h:1", count: 65).joined(separator: ","),
+        ] {
+            XCTAssertThrowsError(try RedisConfiguration(url: text), text) { error in
+                guard case ImgCacheError.invalidArgument = error else { return XCTFail("\(text): \(error)") }
+            }
+        }
+        var database = cluster
+        database.database = 1
+        XCTAssertThrowsError(try database.validate())
+    }
+
     func testInvalidURLsAreRefused() {
         for text in [
             "", "127.0.0.1:6379", "http://127.0.0.1:6379/0", "rediss://127.0.0.1/0", "redis://:6379/0", "redis:///0",

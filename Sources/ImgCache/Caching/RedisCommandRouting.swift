@@ -1,8 +1,8 @@
 import Foundation
 
 /// What the shared tier sends its round trips through: one server's connection pool
-/// (`RedisClient`). An implementation never fails its caller: a round trip that cannot be run
-/// returns nil within the configured time-outs.
+/// (`RedisClient`) or a cluster's slot router (`RedisClusterRouter`). An implementation never
+/// fails its caller: a round trip that cannot be run returns nil within the configured time-outs.
 protocol RedisCommandRouting: Sendable {
     /// True when every key lives on one server, so that one round trip may touch keys of any
     /// hash slot (the tier then sends its counters with other commands).
@@ -23,6 +23,7 @@ extension RedisConfiguration {
     func makeRouting(log: (@Sendable (String) -> Void)?) -> any RedisCommandRouting {
         switch deployment {
         case .server(let address): RedisClient(address: address, configuration: self, log: log)
+        case .cluster(let seeds): RedisClusterRouter(seeds: seeds, configuration: self, log: log)
         case .sentinel(let sentinels, let masterName):
             RedisSentinelClient(sentinels: sentinels, masterName: masterName, configuration: self, log: log)
         }

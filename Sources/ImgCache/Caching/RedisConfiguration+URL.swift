@@ -3,19 +3,22 @@ import Foundation
 extension RedisConfiguration {
     /// Parses a Redis URL, every other setting at its default:
     /// - `redis://[[username]:password@]host[:port][/db]`: one server (port 6379 by default);
+    /// - `redis-cluster://[[username]:password@]host:port[,host:port...]`: a Redis Cluster reached
+    ///   through these seed nodes (at most 64; database 0).
     /// - `redis-sentinel://[[username]:password@]host[:port][,host[:port]...]/MASTER_NAME[/db]`: the
     ///   master that these sentinels name (see `init(sentinelURL:)`).
     ///
     /// Username and password are percent-decoded.
     /// - Throws: `invalidArgument` for another scheme, an empty host, a port out of 1...65535, a
-    ///   database out of 0...15, or a query or fragment.
+    ///   database out of 0...15 (any but none for a cluster), or a query or fragment.
     public init(url text: String) throws {
         let scheme = text.prefix { $0 != ":" }.lowercased()
         switch scheme {
         case "redis": try self.init(serverURL: text)
+        case "redis-cluster": try self.init(clusterURL: text)
         case "redis-sentinel": try self.init(sentinelURL: text)
         default:
-            throw ImgCacheError.invalidArgument("'\(text)': the scheme must be redis:// or redis-sentinel://")
+            throw ImgCacheError.invalidArgument("'\(text)': the scheme must be redis://, redis-cluster:// or redis-sentinel://")
         }
     }
 
@@ -39,6 +42,16 @@ extension RedisConfiguration {
         try self.init(host: host, port: components.port ?? 6379, database: Int(path) ?? 0)
         username = components.user.flatMap { $0.isEmpty ? nil : $0 }
         password = components.password
+    }
+
+    /// `redis-cluster://[[username]:password@]host:port[,host:port...][/]`.
+    private init(clusterURL text: String) throws {
+        let (credentials, addresses, path) = try Self.split(text, scheme: "redis-cluster")
+        guard path.isEmpty || path == "/" else {
+            throw ImgCacheError.invalidArgument("'\(text)': a Redis Cluster URL takes no database, query or fragment")
+        }
+        try self.init(deployment: .cluster(seeds: RedisAddress.list(addresses, defaultPort: 6379, in: text)))
+        (username, password) = try Self.credentials(credentials, in: text)
     }
 
     /// The parts of `scheme://[credentials@]addresses[rest]`: the credentials (nil without an

@@ -6,7 +6,8 @@ import Foundation
 /// Redis is never required: when it is slow, down or full, a lookup is a miss and a write is
 /// skipped, within the time-outs below.
 public struct RedisConfiguration: Sendable, Hashable {
-    /// The servers and how keys are spread over them: `.server` for one Redis. A host name is resolved on a thread of its own, within `resolveTimeout`
+    /// The servers and how keys are spread over them: `.server` for one Redis, `.cluster` for
+    /// a Redis Cluster, `.sentinel` for a master that Redis Sentinel names. A host name is resolved on a thread of its own, within `resolveTimeout`
     /// (one server's when the tier is made, a cluster node's when the tier first sends to it), and
     /// its addresses are kept: it is resolved again only after a connection to them failed.
     public var deployment: RedisDeployment
@@ -111,6 +112,7 @@ public struct RedisConfiguration: Sendable, Hashable {
     public var displayURL: String {
         switch deployment {
         case .server(let address): "redis://\(address)/\(database)"
+        case .cluster(let seeds): "redis-cluster://" + seeds.map(\.description).joined(separator: ",")
         case .sentinel(let sentinels, let masterName):
             "redis-sentinel://" + sentinels.map(\.description).joined(separator: ",") + "/\(masterName)/\(database)"
         }
@@ -123,6 +125,9 @@ public struct RedisConfiguration: Sendable, Hashable {
         let addresses = deployment.addresses
         if addresses.isEmpty { throw ImgCacheError.invalidArgument("no Redis address") }
         for address in addresses { try address.validate() }
+        if case .cluster = deployment, database != 0 {
+            throw ImgCacheError.invalidArgument("a Redis Cluster has database 0 only, not \(database)")
+        }
         if case .sentinel(_, let masterName) = deployment, !Self.isMasterName(masterName) {
             throw ImgCacheError.invalidArgument(
                 "the Redis master name must be 1 to \(Self.maximumMasterNameBytes) bytes without spaces or control characters")
