@@ -58,6 +58,20 @@ final class RedisSentinelTests: XCTestCase {
         XCTAssertEqual(log.all, [])
     }
 
+    func testTheSentinelThatAnsweredIsAskedFirstNextTime() throws {
+        // A first sentinel that closes every connection: passed over once, then not asked again.
+        let broken = try FakeRedisServer(mode: .close)
+        defer { broken.stop() }
+        let sentinels = [RedisAddress(host: "127.0.0.1", port: broken.port)]
+            + set.sentinelPorts.map { RedisAddress(host: "127.0.0.1", port: $0) }
+        let lookup = RedisSentinelLookup(
+            sentinels: sentinels, masterName: RedisSentinelSet.masterName, configuration: try RedisConfiguration(url: set.url))
+        for _ in 0..<3 {
+            XCTAssertEqual(try lookup.master(), RedisAddress(host: "127.0.0.1", port: set.nodePorts[0]))
+        }
+        XCTAssertEqual(broken.events().filter { $0.hasPrefix("connect ") }.count, 1, "\(broken.events())")
+    }
+
     func testTheCommandLineSharesThroughTheSentinelsAndRefusesBadURLs() throws {
         let origin = try FaultServer()
         defer { origin.stop() }

@@ -1,18 +1,22 @@
 import Foundation
+import Synchronization
 
 /// Finds a Sentinel-managed master: asks the sentinels in turn `SENTINEL get-master-addr-by-name`
 /// (each on a connection of its own, within the connect and command time-outs; no AUTH, database
 /// 0), and the first address named that answers `ROLE` with `master` (on a connection with the
 /// master's password and database) wins. A sentinel that does not answer, does not know the name
 /// or names a node that is down or a replica (a sentinel that has not seen a failover yet) is
-/// passed over for the next.
-struct RedisSentinelLookup: Sendable {
+/// passed over for the next. The sentinel that named the master last is asked first next time, so
+/// that a sentinel that is down costs a lookup its time-outs only until another one answers.
+final class RedisSentinelLookup: Sendable {
     let masterName: String
     private let sentinels: [(address: RedisAddress, resolver: RedisHostResolver)]
     /// The master's configuration: its password and database for the `ROLE` check.
     private let configuration: RedisConfiguration
     /// The sentinels': no credentials, database 0.
     private let sentinelConfiguration: RedisConfiguration
+    /// The index in `sentinels` of the one asked first.
+    private let firstAsked = Mutex(0)
 
     /// The longest host name a sentinel may name.
     static let maximumHostBytes = 255
@@ -35,7 +39,9 @@ struct RedisSentinelLookup: Sendable {
     func master() throws(RedisFailure) -> RedisAddress {
         var failures: [String] = []
         var failedNodes: [RedisAddress: RedisFailure] = [:]
-        for sentinel in sentinels {
+        let first = firstAsked.withLock { $0 }
+        for index in Array(first..<sentinels.count) + Array(0..<first) {
+            let sentinel = sentinels[index]
             let address: RedisAddress
             do throws(RedisFailure) {
                 address = try ask(sentinel.address, resolver: sentinel.resolver)
@@ -46,6 +52,7 @@ struct RedisSentinelLookup: Sendable {
             if failedNodes[address] == nil {
                 do throws(RedisFailure) {
                     try checkRole(address)
+                    firstAsked.withLock { $0 = index }
                     return address
                 } catch {
                     failedNodes[address] = error
