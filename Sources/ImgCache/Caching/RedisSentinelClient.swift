@@ -112,18 +112,21 @@ final class RedisSentinelClient: RedisCommandRouting {
     }
 
     /// Runs the lookup (on its own thread): a master found at another address replaces the pool;
-    /// a lookup that fails leaves it as it is and warns (once per outage).
+    /// a lookup that fails leaves it as it is, and warns (once per outage) when no master is known:
+    /// a known master's pool warns of its own failures.
     private func finishLookup(_ pending: DispatchGroup) {
         let found = Result { () throws(RedisFailure) in try lookup.master() }
-        let replaced = state.withLock { state -> RedisClient? in
+        let (replaced, hasMaster) = state.withLock { state -> (RedisClient?, Bool) in
             state.pending = nil
-            guard !state.isClosed, case .success(let address) = found, state.master?.address != address else { return nil }
+            guard !state.isClosed, case .success(let address) = found, state.master?.address != address else {
+                return (nil, state.master != nil)
+            }
             let replaced = state.master
             state.master = RedisClient(address: address, configuration: configuration, log: { [warning] message in warning.warn(message) })
-            return replaced
+            return (replaced, true)
         }
         replaced?.close()
-        if case .failure(let failure) = found {
+        if case .failure(let failure) = found, !hasMaster {
             warning.warn("warning: Redis behind the sentinels of \(configuration.displayURL) is unavailable "
                 + "(\(failure.description)); serving without it, next try in \(configuration.retryAfterFailure) s")
         }
