@@ -22,11 +22,12 @@ PYTHON ?= python3
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || command -v sudo 2>/dev/null)
 
 # Debian packages: the C libraries the package links (cairo and the DejaVu font for the CLI's
-# overlay), and the tools the samples, conformance checks and benchmarks use. .ci/run installs the
-# same list.
+# overlay), the tools the samples, conformance checks and benchmarks use, and the shells and man
+# that the completion and man page tests run. .ci/run installs the same list.
 APT_PACKAGES := libgif-dev libpng-dev libjpeg-dev libsqlite3-dev libssl-dev libdeflate-dev liblcms2-dev libwebp-dev webp libheif-dev libavif-dev libheif-examples libavif-bin libgs-common libcairo2-dev fonts-dejavu-core pkg-config nginx \
 	python3 python3-pip libjpeg-turbo-progs imagemagick gifsicle libvips-tools hyperfine time strace pngquant \
-	openssl ca-certificates libhiredis-dev redis-server libmicrohttpd-dev stress curl wrk chromium
+	openssl ca-certificates libhiredis-dev redis-server libmicrohttpd-dev stress curl wrk chromium \
+	zsh fish man-db
 
 IMGCACHE_BIN ?= .build/release/imgcache
 BENCH_FLAGS ?=
