@@ -10,8 +10,9 @@ enum BashCompletion: CompletionScript {
     static func script(for commands: [any Command.Type]) -> String {
         let verbs = commands.map { verb(in: $0) }.joined(separator: "\n")
         return """
-            # bash completion for imgcache, written by 'imgcache completions bash'.
-            # Installed as /\(installPath), or sourced from ~/.bashrc.
+            # bash completion for imgcache, written by 'imgcache completions bash'; sourced from
+            # ~/.bashrc, or installed as:
+            # /\(installPath)
 
             # Sets COMPREPLY to the words of $2 (one a line) that start with $1; with $3 = list, only
             # the part of $1 after its last comma is completed.

@@ -4,7 +4,8 @@ protocol CompletionScript {
     static var shell: String { get }
     /// Where Debian's package of the shell looks for the script, relative to `/`.
     static var installPath: String { get }
-    /// The script for `commands`.
+    /// The script for `commands`. It names `installPath` on a line of its own, `# /` and the path
+    /// (make deb reads it there).
     static func script(for commands: [any Command.Type]) -> String
 }
 

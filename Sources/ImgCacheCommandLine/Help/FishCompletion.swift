@@ -9,8 +9,8 @@ enum FishCompletion: CompletionScript {
 
     static func script(for commands: [any Command.Type]) -> String {
         var lines = [
-            "# fish completion for imgcache, written by 'imgcache completions fish'.",
-            "# Installed as /\(installPath).",
+            "# fish completion for imgcache, written by 'imgcache completions fish'; installed as:",
+            "# /\(installPath)",
             "",
             "# The words of $argv, each after the part of the token being completed up to its last comma.",
             "function __imgcache_list",

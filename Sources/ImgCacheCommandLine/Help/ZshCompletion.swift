@@ -12,8 +12,9 @@ enum ZshCompletion: CompletionScript {
         let branches = commands.map(branch(for:)).joined(separator: "\n")
         return """
             #compdef imgcache
-            # zsh completion for imgcache, written by 'imgcache completions zsh'.
-            # Installed as /\(installPath) (a folder on $fpath).
+            # zsh completion for imgcache, written by 'imgcache completions zsh'; installed in a
+            # folder on $fpath, as:
+            # /\(installPath)
 
             _imgcache() {
                 local -a verbs
