@@ -23,6 +23,8 @@ binary=$(swift build "${flags[@]}" --show-bin-path)/imgcache
 version=$("$binary" --version | awk '{ print $2 }')
 revision=1
 arch=$(dpkg --print-architecture)
+# The package's date (its files' and the changelog's): the commit's, unless given.
+export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || date +%s)}
 name=imgcache_${version}-${revision}_${arch}
 work=out/deb
 root=$work/$name
@@ -62,7 +64,7 @@ done
   sed -e '1,/^Copyright/d' -e '/./!s/^/ ./' -e '/^ \.$/!s/^/ /' LICENSE | sed -e '1{/^ \.$/d}'
 } > "$root/usr/share/doc/imgcache/copyright"
 commit=$("$binary" --version | sed -n 's/.*(commit \(.*\))$/\1/p')
-date=$(git log -1 --format=%aD 2>/dev/null || date -R)
+date=$(date -R -u -d "@$SOURCE_DATE_EPOCH")
 maintainer="imgcache authors <maintainers@imgcache.invalid>"
 printf 'imgcache (%s-%s) unstable; urgency=medium\n\n  * Built by make deb from commit %s.\n\n -- %s  %s\n' \
   "$version" "$revision" "$commit" "$maintainer" "$date" | gzip -9n > "$root/usr/share/doc/imgcache/changelog.Debian.gz"
@@ -98,6 +100,8 @@ CONTROL
 
 (cd "$root" && find . -type f ! -path './DEBIAN/*' -printf '%P\0' | sort -z | xargs -0 md5sum) > "$root/DEBIAN/md5sums"
 chmod 0644 "$root/DEBIAN/md5sums"
+# Every file dated as the commit, so that the same commit packs the same archive members.
+find "$root" -exec touch -h -d "@$SOURCE_DATE_EPOCH" {} +
 
 dpkg-deb --root-owner-group -Zxz --build "$root" "out/$name.deb"
 echo "deb: out/$name.deb"

@@ -3,8 +3,8 @@ import TestSupport
 import XCTest
 
 /// `imgcache completions` and `imgcache man`, written from the tables `--help` prints: every verb
-/// and option of `--help` is in each script and in the page, the scripts parse in their shells,
-/// bash and fish complete real command lines, and the page formats without a warning.
+/// and option of `--help` is in each script and in the page, bash, zsh and fish complete real
+/// command lines with them, and the page formats without a warning.
 final class HelpTablesCommandTests: XCTestCase {
     /// Every verb `imgcache --help` lists, with the options its `--help` prints (names only).
     private func verbsAndOptions() throws -> [(verb: String, options: [String])] {
@@ -86,7 +86,7 @@ final class HelpTablesCommandTests: XCTestCase {
         XCTAssertEqual(try bashCompletions(["imgcache", "fetch", "-o", folder.path + "/imgcache.b"], script: script), [script.path])
     }
 
-    func testFishCompletesAndZshParsesTheirScripts() throws {
+    func testFishAndZshCompleteWithTheirScripts() throws {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let fish = folder.appendingPathComponent("imgcache.fish"), zsh = folder.appendingPathComponent("_imgcache")
@@ -102,6 +102,19 @@ final class HelpTablesCommandTests: XCTestCase {
         XCTAssertEqual(try fishCompletions("imgcache slice x.png --position top-"), ["top-left", "top-right"])
         let parsed = try ProductRunner.runTool("zsh", ["-n", zsh.path])
         XCTAssertEqual(parsed.status, 0, parsed.errors)
+        // An interactive zsh in a pseudo-terminal: each line as it stands after a TAB.
+        let driver = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Scripts/zsh_complete.zsh")
+        let lines = [
+            "imgcache fetch --wid", "imgcache fetch --widget small,me", "imgcache slice x.png --position top-r",
+            "imgcache fetch --device iPhone\\ 16\\ Pro\\ M", "imgcache completions z",
+        ]
+        let completed = try ProductRunner.runTool("zsh", ["-f", driver.path, folder.path] + lines)
+        XCTAssertEqual(completed.status, 0, completed.errors)
+        XCTAssertEqual(completed.output.split(separator: "\n").map(String.init), [
+            "imgcache fetch --widget ", "imgcache fetch --widget small,medium,", "imgcache slice x.png --position top-right ",
+            "imgcache fetch --device iPhone\\ 16\\ Pro\\ Max,", "imgcache completions zsh ",
+        ])
         let unknown = try CLIRunner.run(["completions", "tcsh"])
         XCTAssertEqual(unknown.status, 2)
         XCTAssertEqual(unknown.errors, "imgcache completions: no completion for 'tcsh': give bash, zsh or fish\n")
@@ -124,6 +137,8 @@ final class HelpTablesCommandTests: XCTestCase {
 
     /// `imgcache --version`: the version, and the commit git names for the checkout the tests
     /// were built from ("-dirty" when tracked files differ from it), or "unknown" without git.
+    /// git is asked when the test runs: a tracked file edited between the build and the test
+    /// fails it.
     func testVersionNamesTheCommitItWasBuiltFrom() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let head = try ProductRunner.runTool("git", ["-C", root.path, "rev-parse", "--short=12", "HEAD"])

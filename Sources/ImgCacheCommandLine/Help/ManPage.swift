@@ -11,6 +11,9 @@ enum ManPage {
         var lines = [
             ".\\\" imgcache(1), written by 'imgcache man'.",
             ".TH IMGCACHE \(section) \"\" \"imgcache \(CommandLineTool.version)\" \"User Commands\"",
+            // Left-aligned and unhyphenated: option names and variables stay whole.
+            ".nh",
+            ".ad l",
             ".SH NAME",
             "imgcache \\- \(text(CommandLineTool.purpose))",
             ".SH SYNOPSIS",

@@ -59,14 +59,6 @@ struct OptionHelp {
         names.joined(separator: ", ") + (placeholder.map { " \($0)" } ?? "")
     }
 
-    /// The words a completion offers for the value: the enumerated ones, else none.
-    var choices: [String] {
-        switch value {
-        case .words(let words), .list(let words): return words
-        case .flag, .optionalNumber, .text, .file, .directory: return []
-        }
-    }
-
     /// True when the option reads the next word as its value.
     var takesValue: Bool {
         switch value {
