@@ -48,13 +48,19 @@ final class RedisSentinelFleetTests: XCTestCase {
         let counts = try await origin.counts(prefix: "/delayed/")
         let total = counts.values.reduce(0, +)
         let tail = paths.suffix(Self.tailCount).reduce(0) { $0 + (counts[$1] ?? 0) }
-        var shared = 0
+        var shared = 0, timeOuts = 0
         for result in results {
             XCTAssertEqual(result.summary["failed"] as? Int, 0)
             XCTAssertEqual(result.summary["total"] as? Int, Self.urlCount)
             shared += result.summary["shared"] as? Int ?? 0
+            // One warning for the failover. A round trip to the new master past its 100 ms time-out
+            // on this loaded machine (4 instances, 5 Redis processes and the origin on 2 cores) is
+            // an outage of its own, with its own warning: seen once in 10 runs.
             let lines = result.errors.split(separator: "\n")
-            XCTAssertLessThanOrEqual(lines.count, 1, "one warning at most: \(lines.joined(separator: " | "))")
+            let failover = lines.filter { !$0.contains("(no reply within") }
+            XCTAssertLessThanOrEqual(failover.count, 1, "one warning for the failover: \(lines.joined(separator: " | "))")
+            XCTAssertLessThanOrEqual(lines.count, 2, lines.joined(separator: " | "))
+            timeOuts += lines.count - failover.count
         }
         print("""
             sentinel fleet: \(Self.processCount) x \(Self.urlCount) URLs, master killed after \(servedAtKill.count) URLs \
@@ -63,7 +69,7 @@ final class RedisSentinelFleetTests: XCTestCase {
             \(runningAtFailover) instances still running); \
             origin requests \(total) for \(counts.count) URLs (\(total - Self.urlCount) more than one each), \
             last \(Self.tailCount) URLs \(tail); served from Redis \(shared); warnings \
-            \(results.filter { !$0.errors.isEmpty }.count)
+            \(results.filter { !$0.errors.isEmpty }.count) (and \(timeOuts) of time-outs later)
             """)
         XCTAssertEqual(counts.count, Self.urlCount, "every URL fetched")
         XCTAssertEqual(runningAtFailover, Self.processCount, "the list outlasts the failover, so the tier's return is seen")
