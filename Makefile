@@ -62,6 +62,7 @@ help:
 	@echo "make bench-serve   setup, release build, imgcache serve under wrk at 16 and 64 connections: warm against thumbor and nginx's static files, cold against thumbor and imgcache prefetch (Benchmarks/serve.sh; BENCH_FLAGS=\"--runs 1 --seconds 5\")"
 	@echo "make bench-prefetch-scale  setup, release build, prefetch of 10,000, 100,000 and 1,000,000 URLs of one small PNG: wall time, time per URL and peak RSS, flat (Benchmarks/prefetch-scale.sh; BENCH_FLAGS='--sizes \"10000 100000\"')"
 	@echo "make fuzz          build the libFuzzer harnesses (ASan) and run each for FUZZ_SECONDS (default 600) (Fuzz/run.sh)"
+	@echo "make docs          setup, the ImgCache library's DocC reference as static HTML in out/docs, offline; fails on a public symbol without a doc comment or a DocC warning (Tools/docs.sh)"
 	@echo "make clean         remove .build and out"
 
 setup:
@@ -175,6 +176,10 @@ bench-compare: setup release
 
 fuzz: setup
 	Fuzz/run.sh $(FUZZ_SECONDS)
+
+.PHONY: docs
+docs: setup
+	Tools/docs.sh
 
 clean:
 	rm -rf .build Fuzz/.build out
