@@ -89,22 +89,27 @@ final class DocumentationArticleTests: XCTestCase {
     func testGettingStarted() async throws {
         let url = nginx.url("/photo.jpg")
         // snippet first-image
+        // Default folder: $IMGCACHE_DIR, else ~/.cache/imgcache.
         var configuration = ImagePipeline.Configuration()
-        configuration.diskCache.root = cacheFolder  // default: $IMGCACHE_DIR, else ~/.cache/imgcache
+        configuration.diskCache.root = cacheFolder
         let pipeline = try ImagePipeline(configuration: configuration)
 
         let device = try DeviceCatalog.device(named: "iPhone 16 Pro")
-        let request = ImageRequest(url: url, target: .widget(.medium, device: device), contentMode: .crop)
+        let request = ImageRequest(
+            url: url, target: .widget(.medium, device: device), contentMode: .crop)
         let response = try await pipeline.image(for: request)
-        // response.pixelSize: 1032x486, response.pointSize: 344x162, response.cacheOutcome: .network
+        // response.pixelSize: 1032x486, response.pointSize: 344x162,
+        // response.cacheOutcome: .network
         // end snippet
         XCTAssertEqual(response.pixelSize, PixelSize(width: 1032, height: 486))
         XCTAssertEqual(response.pointSize, PointSize(width: 344, height: 162))
         XCTAssertEqual(response.cacheOutcome, .network)
 
         // snippet prepare
-        let summary = try await pipeline.prepare(request)  // no pixels: a stored variant is not decoded
-        let jpeg = try summary.encodedData()               // summary.format: .jpeg, summary.cacheOutcome: .memory
+        // No pixels: a variant already stored is not decoded.
+        let summary = try await pipeline.prepare(request)
+        // summary.format: .jpeg, summary.cacheOutcome: .memory
+        let jpeg = try summary.encodedData()
         // end snippet
         XCTAssertEqual(summary.format, .jpeg)
         XCTAssertEqual(summary.cacheOutcome, .memory)
@@ -117,7 +122,8 @@ final class DocumentationArticleTests: XCTestCase {
             let response = try await pipeline.image(for: ImageRequest(url: missingURL))
             outcome = "prepared at \(response.pixelSize)"
         } catch ImgCacheError.httpStatus(let code, _) {
-            outcome = "the origin answered \(code)"  // a 404 fails at once; 5xx and 429 are retried first
+            // A 404 fails at once; 5xx and 429 are retried first.
+            outcome = "the origin answered \(code)"
         } catch let error as ImgCacheError {
             outcome = error.description
         }
@@ -125,7 +131,8 @@ final class DocumentationArticleTests: XCTestCase {
         XCTAssertEqual(outcome, "the origin answered 404")
 
         // snippet shutdown
-        await pipeline.shutdown()  // calls in flight finish, the threads end, the cache index closes
+        // Calls in flight finish, the threads end, the cache index closes.
+        await pipeline.shutdown()
         // end snippet
         do {
             _ = try await pipeline.image(for: request)
@@ -136,8 +143,11 @@ final class DocumentationArticleTests: XCTestCase {
     func testDecodingWithoutThePipeline() throws {
         let path = Self.repository.appendingPathComponent("Samples/media/spinner.gif").path
         // snippet decode
-        let options = DecodingOptions(targetSize: PixelSize(width: 100, height: 100), contentMode: .fit, maxFrames: 8)
-        let image = try ImageDecoder.decode(.file(path: path), options: options)  // the first 8 frames, 100x100
+        let options = DecodingOptions(
+            targetSize: PixelSize(width: 100, height: 100), contentMode: .fit,
+            maxFrames: 8)
+        // The first 8 frames, at 100x100.
+        let image = try ImageDecoder.decode(.file(path: path), options: options)
         let png = try PNGEncoder.encode(image.frames[0].bitmap)
         // end snippet
         XCTAssertEqual(image.frames.count, 8)
@@ -153,17 +163,24 @@ final class DocumentationArticleTests: XCTestCase {
         // snippet service-configuration
         var configuration = ImagePipeline.Configuration()
         configuration.diskCache.root = cacheFolder
-        configuration.loading.headers = ["X-Client": "feed-service/1"]          // sent with every download
-        configuration.keyPolicy = CacheKeyPolicy(ignoredQueryItems: ["X-Amz-*"])  // presigned URLs share a key
+        // Sent with every download.
+        configuration.loading.headers = ["X-Client": "feed-service/1"]
+        // Presigned URLs of one object share a key.
+        configuration.keyPolicy = CacheKeyPolicy(ignoredQueryItems: ["X-Amz-*"])
         let pipeline = try ImagePipeline(configuration: configuration)
         // end snippet
 
         // snippet service-request
-        var request = ImageRequest(url: presignedURL, target: .pixels(PixelSize(width: 600, height: 400)), contentMode: .crop)
-        request.headers = ["Authorization": "Bearer user-token"]  // to this origin only, not after a redirect elsewhere
-        request.storage = .variantsOnly                            // the original is used once, never written
-        request.priority = .high                                   // ahead of background prefetches
-        let summary = try await pipeline.prepare(request)          // summary.pixelSize: 600x400
+        var request = ImageRequest(
+            url: presignedURL, target: .pixels(PixelSize(width: 600, height: 400)),
+            contentMode: .crop)
+        // Sent to this origin only, never after a redirect to another.
+        request.headers = ["Authorization": "Bearer user-token"]
+        // The original is used once, never written.
+        request.storage = .variantsOnly
+        // Ahead of background prefetches.
+        request.priority = .high
+        let summary = try await pipeline.prepare(request)  // 600x400
         // end snippet
         XCTAssertEqual(summary.pixelSize, PixelSize(width: 600, height: 400))
         XCTAssertEqual(summary.cacheOutcome, .network)
@@ -172,29 +189,37 @@ final class DocumentationArticleTests: XCTestCase {
         XCTAssertEqual(log.first?.headers["x-client"], "feed-service/1")
 
         // snippet service-task
-        let task = pipeline.task(for: ImageRequest(url: resignedURL, target: .pixels(PixelSize(width: 300, height: 200))))
+        let thumbnail = ImageRequest(
+            url: resignedURL, target: .pixels(PixelSize(width: 300, height: 200)))
+        let task = pipeline.task(for: thumbnail)
         var outcome: CacheOutcome?
         for await event in task.events {
             switch event {
-            case .started, .progress: break
-            case .cacheOutcome(let found): outcome = found  // .network: the variant is new, the original was not kept
-            case .finished(let response): print("prepared \(response.pixelSize), \(response.byteCount) bytes")
-            case .failed(let error): print("failed: \(error)")
+            case .started, .progress:
+                break
+            case .cacheOutcome(let found):
+                outcome = found  // .network: the original was not kept
+            case .finished(let response):
+                print("prepared \(response.pixelSize), \(response.byteCount) bytes")
+            case .failed(let error):
+                print("failed: \(error)")
             }
         }
         // end snippet
         XCTAssertEqual(outcome, .network)
 
         // snippet service-cache-only
-        request.url = resignedURL         // another signature, the same key
-        request.cachePolicy = .cacheOnly  // a miss fails with ImgCacheError.notCached; nothing is sent
+        request.url = resignedURL  // another signature, the same key
+        // A miss fails with ImgCacheError.notCached; nothing is sent.
+        request.cachePolicy = .cacheOnly
         let again = try await pipeline.prepare(request)  // again.cacheOutcome: .disk
         // end snippet
         XCTAssertEqual(again.cacheOutcome, .disk)
         XCTAssertEqual(try nginx.accessLog(count: 2).count, 2)
 
         // snippet service-metrics
-        let metrics = pipeline.metrics.prometheusText()  // serve it as text/plain; version=0.0.4
+        // Serve it as text/plain; version=0.0.4.
+        let metrics = pipeline.metrics.prometheusText()
         // end snippet
         XCTAssertTrue(metrics.contains("imgcache_origin_requests_total 2\n"), metrics)
         XCTAssertTrue(metrics.contains("imgcache_requests_total{outcome=\"network\"} 2\n"), metrics)
@@ -217,10 +242,16 @@ final class DocumentationArticleTests: XCTestCase {
         // snippet prefetch
         let phones = DeviceCatalog.devices.filter { $0.kind == .iPhone }
         let requests = phones.flatMap { device in
-            [WidgetFamily.small, .medium, .large].filter { device.widgetSizes[$0] != nil }
-                .map { ImageRequest(url: url, target: .widget($0, device: device), contentMode: .crop) }
+            [WidgetFamily.small, .medium, .large]
+                .filter { device.widgetSizes[$0] != nil }
+                .map { family in
+                    ImageRequest(
+                        url: url, target: .widget(family, device: device),
+                        contentMode: .crop)
+                }
         }
-        let results = await pipeline.prefetch(requests)  // one download; each distinct size rendered once
+        // One download; each distinct size rendered once.
+        let results = await pipeline.prefetch(requests)
         // end snippet
         XCTAssertEqual(results.count, requests.count)
         for result in results { _ = try result.get() }
@@ -231,7 +262,8 @@ final class DocumentationArticleTests: XCTestCase {
         if feed.changed {
             // New bytes (the first fetch counts as changed): parse feed.data.
         }
-        let unchanged = try await pipeline.data(for: feedURL)  // unchanged.changed: false, from the disk cache
+        // From the disk cache: unchanged.changed is false.
+        let unchanged = try await pipeline.data(for: feedURL)
         // end snippet
         XCTAssertTrue(feed.changed)
         XCTAssertFalse(unchanged.changed)
@@ -240,9 +272,12 @@ final class DocumentationArticleTests: XCTestCase {
         await pipeline.shutdown()
 
         // snippet disk-cache
-        let cache = try DiskCache(configuration: DiskCache.Configuration(root: cacheFolder))
-        let stats = try cache.stats()                  // entries, bytes, originals and variants
-        let report = try cache.verify(repair: false)   // report.isConsistent: every row has its file
+        let cache = try DiskCache(
+            configuration: DiskCache.Configuration(root: cacheFolder))
+        // Entries, bytes, originals and variants.
+        let stats = try cache.stats()
+        // report.isConsistent: every row has its file, every file its row.
+        let report = try cache.verify(repair: false)
         cache.close()
         // end snippet
         XCTAssertEqual(stats.originalCount, 2)
@@ -251,8 +286,10 @@ final class DocumentationArticleTests: XCTestCase {
         XCTAssertTrue(report.isConsistent)
 
         // snippet redis
-        var redis = try RedisConfiguration(url: "redis://:password@cache.internal:6379/0")
-        redis.secret = Data((0..<32).map { _ in UInt8.random(in: 0...255) })  // the same on every instance
+        var redis = try RedisConfiguration(
+            url: "redis://:password@cache.internal:6379/0")
+        // The same secret on every instance.
+        redis.secret = Data((0..<32).map { _ in UInt8.random(in: 0...255) })
         configuration.redis = redis
         // end snippet
         XCTAssertEqual(configuration.redis?.host, "cache.internal")
@@ -266,11 +303,14 @@ final class DocumentationArticleTests: XCTestCase {
     func testWidgetsAndHomeScreens() async throws {
         // snippet widget-sizes
         let device = try DeviceCatalog.device(named: "iPhone 16 Pro")
-        let medium = try device.widgetPixels(.medium)  // 1032x486: 344x162 points at 3x
+        // 1032x486: 344x162 points at 3x.
+        let medium = try device.widgetPixels(.medium)
 
-        let air = try DeviceCatalog.device(named: "iPhone Air")  // no published widget sizes
+        // No source publishes the iPhone Air's widget sizes.
+        let air = try DeviceCatalog.device(named: "iPhone Air")
         let small = try ImageTarget.widget(.small, device: air).resolve()
-        // small.isEstimated: true; small.expectedErrorPixels: how far off an edge may be
+        // small.isEstimated: true;
+        // small.expectedErrorPixels: how far off an edge may be.
         // end snippet
         XCTAssertEqual(medium, PixelSize(width: 1032, height: 486))
         XCTAssertTrue(small.isEstimated)
@@ -281,9 +321,12 @@ final class DocumentationArticleTests: XCTestCase {
         let pipeline = try ImagePipeline(configuration: configuration)
         let url = nginx.url("/photo.jpg")
         // snippet timeline
-        var request = ImageRequest(url: url, target: .widget(.large, device: device), contentMode: .crop)
-        request.timeline = TimelineBudget(entries: 24, fitsImage: true)  // 20 MB of images over 24 entries
-        let entry = try await pipeline.prepare(request)  // at most 873,813 bytes of pixels: smaller than asked
+        var request = ImageRequest(
+            url: url, target: .widget(.large, device: device), contentMode: .crop)
+        // 20 MB of images over 24 entries: 873,813 bytes of pixels each.
+        request.timeline = TimelineBudget(entries: 24, fitsImage: true)
+        // Smaller than asked, to fit.
+        let entry = try await pipeline.prepare(request)
         // end snippet
         XCTAssertEqual(TimelineBudget(entries: 24).bytesPerEntry, 873_813)
         XCTAssertLessThanOrEqual(entry.pixelSize.width * entry.pixelSize.height * 4, 873_813)
@@ -300,9 +343,12 @@ final class DocumentationArticleTests: XCTestCase {
 
         let screenshotPath = Self.repository.appendingPathComponent("Samples/media/home-screen.png").path
         // snippet slicer
-        let slicer = try WallpaperSlicer(screenshot: .file(path: screenshotPath), icons: .small)
-        let background = try slicer.slice(.medium, at: .top)  // 1032x486 on an iPhone 16 Pro screenshot
-        let all = try slicer.slices()                          // every slot, from one decode
+        let slicer = try WallpaperSlicer(
+            screenshot: .file(path: screenshotPath), icons: .small)
+        // 1032x486 on an iPhone 16 Pro screenshot.
+        let background = try slicer.slice(.medium, at: .top)
+        // Every slot, from one decode.
+        let all = try slicer.slices()
         // end snippet
         XCTAssertEqual(background.size, PixelSize(width: 1032, height: 486))
         XCTAssertEqual(all.count, slicer.layout.slots.count)
@@ -312,8 +358,11 @@ final class DocumentationArticleTests: XCTestCase {
         let screenshotURL = nginx.url("/home.png")
         let slicing = try ImagePipeline(configuration: configuration)
         // snippet slices-through-cache
-        let slices = slicer.layout.slots.map { WallpaperSlicer.request(for: $0, ofScreenshotAt: screenshotURL) }
-        let stored = await slicing.prefetch(slices)  // one download and one decode for every slot
+        let slices = slicer.layout.slots.map { slot in
+            WallpaperSlicer.request(for: slot, ofScreenshotAt: screenshotURL)
+        }
+        // One download and one decode for every slot.
+        let stored = await slicing.prefetch(slices)
         // end snippet
         XCTAssertEqual(try stored.map { try $0.get().pixelSize }, slicer.layout.slots.map(\.rect.size))
         XCTAssertEqual(try nginx.accessLog(count: 2).filter { $0.path == "/home.png" }.count, 1)
