@@ -198,7 +198,7 @@ final class DocumentationArticleTests: XCTestCase {
             case .started, .progress:
                 break
             case .cacheOutcome(let found):
-                outcome = found  // .network: the original was not kept
+                outcome = found  // .network: .variantsOnly kept no original
             case .finished(let response):
                 print("prepared \(response.pixelSize), \(response.byteCount) bytes")
             case .failed(let error):
@@ -339,7 +339,6 @@ final class DocumentationArticleTests: XCTestCase {
             XCTAssertEqual(bytesPerEntry, 873_813)
             XCTAssertEqual(entries, 24)
         }
-        await pipeline.shutdown()
 
         let screenshotPath = Self.repository.appendingPathComponent("Samples/media/home-screen.png").path
         // snippet slicer
@@ -356,16 +355,15 @@ final class DocumentationArticleTests: XCTestCase {
 
         try FileManager.default.copyItem(atPath: screenshotPath, toPath: nginx.root.appendingPathComponent("home.png").path)
         let screenshotURL = nginx.url("/home.png")
-        let slicing = try ImagePipeline(configuration: configuration)
         // snippet slices-through-cache
         let slices = slicer.layout.slots.map { slot in
             WallpaperSlicer.request(for: slot, ofScreenshotAt: screenshotURL)
         }
         // One download and one decode for every slot.
-        let stored = await slicing.prefetch(slices)
+        let stored = await pipeline.prefetch(slices)
         // end snippet
         XCTAssertEqual(try stored.map { try $0.get().pixelSize }, slicer.layout.slots.map(\.rect.size))
         XCTAssertEqual(try nginx.accessLog(count: 2).filter { $0.path == "/home.png" }.count, 1)
-        await slicing.shutdown()
+        await pipeline.shutdown()
     }
 }
