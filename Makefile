@@ -66,6 +66,7 @@ help:
 	@echo "make bench-prefetch-scale  setup, release build, prefetch of 10,000, 100,000 and 1,000,000 URLs of one small PNG: wall time, time per URL and peak RSS, flat (Benchmarks/prefetch-scale.sh; BENCH_FLAGS='--sizes \"10000 100000\"')"
 	@echo "make deb           setup, out/imgcache_VERSION-1_ARCH.deb: the release CLI (Swift runtime linked statically), the systemd unit, completions, man page; lintian must pass (Packaging/deb/build.sh; Packaging/deb/smoke.sh installs, serves, removes and purges it, as root)"
 	@echo "make fuzz          build the libFuzzer harnesses (ASan) and run each for FUZZ_SECONDS (default 600) (Fuzz/run.sh)"
+	@echo "make docs          setup, the ImgCache library's DocC reference as static HTML in out/docs, offline; fails on a public symbol without a doc comment or a DocC warning (Tools/docs.sh)"
 	@echo "make clean         remove .build and out"
 
 setup:
@@ -182,6 +183,10 @@ deb: setup
 
 fuzz: setup
 	Fuzz/run.sh $(FUZZ_SECONDS)
+
+.PHONY: docs
+docs: setup
+	Tools/docs.sh
 
 clean:
 	rm -rf .build Fuzz/.build out
