@@ -70,7 +70,7 @@ final class ImageProcessingTests: XCTestCase {
         }
     }
 
-    /// The README's example processor, as it is printed there.
+    /// The example processor of docs/processing.md, as it is printed there.
     private struct Grayscale: ImageProcessing {
         var identifier: String { "grayscale" }
         func process(_ image: DecodedImage, context: ImageProcessingContext) throws -> DecodedImage {
