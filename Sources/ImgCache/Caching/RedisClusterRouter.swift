@@ -7,10 +7,10 @@ import Synchronization
 /// skipping after a failure).
 ///
 /// `-MOVED` updates the slot's master, retries there once, and has the whole map read again
-/// before the next round trip; `-ASK` retries once on the node named, after `ASKING`. A node
-/// that fails has the map read again (at most every `refreshInterval`) from the other nodes,
-/// so that the replica promoted in its place takes its slots; meanwhile its round trips return
-/// nil, and the tier serves without Redis for those keys.
+/// before a later round trip; `-ASK` retries once on the node named, after `ASKING`. A node
+/// that fails has the map read again from the other nodes, so that the replica promoted in its
+/// place takes its slots; meanwhile its round trips return nil, and the tier serves without
+/// Redis for those keys. The map is read again at most every `refreshInterval`.
 ///
 /// One warning per outage: the first node failure warns, and no other does until a round trip
 /// succeeds on a map read after the last failure. A node that fails while the map is read from
