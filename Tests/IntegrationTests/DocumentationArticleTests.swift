@@ -403,13 +403,18 @@ final class DocumentationArticleTests: XCTestCase {
         }
         let request = ImageRequest(url: url, target: .widget(.medium, device: device), contentMode: .crop, processors: [Grayscale()])
         // end snippet
-        let response = try await pipeline.image(for: request)
-        XCTAssertEqual(response.pixelSize, PixelSize(width: 1032, height: 486))
-        XCTAssertTrue(response.variantKey.contains(";process=grayscale"), response.variantKey)
-        // The pixels the variant was encoded from are grey.
-        let pixels = try XCTUnwrap(response.image.frames.first).bitmap.pixels
-        for offset in stride(from: 0, to: pixels.count, by: 4) where pixels[offset] != pixels[offset + 1] || pixels[offset] != pixels[offset + 2] {
-            return XCTFail("pixel \(offset / 4) is not grey: \(pixels[offset..<offset + 3])")
+        let colour = try await pipeline.image(for: ImageRequest(url: url, target: .widget(.medium, device: device), contentMode: .crop))
+        let grey = try await pipeline.image(for: request)
+        XCTAssertEqual(grey.pixelSize, PixelSize(width: 1032, height: 486))
+        XCTAssertTrue(grey.variantKey.contains(";process=grayscale"), grey.variantKey)
+        // Each pixel the grey variant was encoded from is the luma of the colour one's.
+        let (before, after) = (colour.image.frames[0].bitmap.pixels, grey.image.frames[0].bitmap.pixels)
+        for offset in stride(from: 0, to: before.count, by: 4) {
+            let weighted: Int = 54 * Int(before[offset]) + 183 * Int(before[offset + 1]) + 19 * Int(before[offset + 2])
+            let luma = UInt8(weighted >> 8)
+            guard Array(after[offset..<offset + 4]) == [luma, luma, luma, before[offset + 3]] else {
+                return XCTFail("pixel \(offset / 4): \(after[offset..<offset + 4]) for \(before[offset..<offset + 4])")
+            }
         }
         await pipeline.shutdown()
     }
