@@ -8,15 +8,7 @@ import XCTest
 /// nothing but the repository (`decode`, `info`, `slice`, `overlay`, `layout`, `devices`) and names
 /// no URL or variable must be such a block, so that no example that can run goes unchecked.
 final class DocumentationExampleTests: XCTestCase {
-    private static let repository = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     private static let offlineVerbs: Set<String> = ["decode", "info", "slice", "overlay", "layout", "devices"]
-
-    /// A fenced block: its info string and lines.
-    struct Block {
-        let language: String
-        let lines: [String]
-    }
 
     /// A command of a console block and the lines it must print.
     struct Example {
@@ -24,31 +16,8 @@ final class DocumentationExampleTests: XCTestCase {
         let expected: [String]
     }
 
-    private static func pages() throws -> [URL] {
-        let docs = repository.appendingPathComponent("docs")
-        let names = try FileManager.default.contentsOfDirectory(atPath: docs.path).filter { $0.hasSuffix(".md") }.sorted()
-        return [repository.appendingPathComponent("README.md")] + names.map { docs.appendingPathComponent($0) }
-    }
-
-    static func blocks(in text: String) -> [Block] {
-        var blocks: [Block] = []
-        var open: (language: String, lines: [String])?
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
-            if let current = open {
-                if line == "```" {
-                    blocks.append(Block(language: current.language, lines: current.lines))
-                    open = nil
-                } else {
-                    open?.lines.append(line)
-                }
-            } else if line.hasPrefix("```") {
-                open = (String(line.dropFirst(3)), [])
-            }
-        }
-        return blocks
-    }
-
-    static func examples(in block: Block) -> [Example] {
+    /// The `$ ` commands of a console block, each with the lines under it.
+    static func examples(in block: DocumentationPages.CodeBlock) -> [Example] {
         var examples: [Example] = []
         for line in block.lines {
             if line.hasPrefix("$ ") {
@@ -104,26 +73,27 @@ final class DocumentationExampleTests: XCTestCase {
 
     func testEveryConsoleExampleRunsAndPrintsWhatThePageShows() throws {
         var ran = 0
-        for page in try Self.pages() {
-            let blocks = Self.blocks(in: try String(contentsOf: page, encoding: .utf8)).filter { $0.language == "console" }
+        for page in try DocumentationPages.readerPages() {
+            let blocks = try DocumentationPages.codeBlocks(in: [page]).filter { $0.language == "console" }
             guard !blocks.isEmpty else { continue }
             let folder = try CLIRunner.temporaryFolder()
             defer { try? FileManager.default.removeItem(at: folder) }
             try FileManager.default.createSymbolicLink(
-                at: folder.appendingPathComponent("Samples"), withDestinationURL: Self.repository.appendingPathComponent("Samples"))
+                at: folder.appendingPathComponent("Samples"),
+                withDestinationURL: DocumentationPages.repository.appendingPathComponent("Samples"))
             for example in blocks.flatMap(Self.examples) {
                 let words = try Self.words(example.command)
-                XCTAssertEqual(words.first, "imgcache", "\(page.lastPathComponent): only imgcache runs in a console block: \(example.command)")
+                XCTAssertEqual(words.first, "imgcache", "\(page): only imgcache runs in a console block: \(example.command)")
                 guard words.first == "imgcache" else { continue }
                 let result = try ProductRunner.run(
                     "imgcache", Array(words.dropFirst()), in: folder,
                     environment: ["HOME": folder.path, "XDG_CACHE_HOME": folder.appendingPathComponent(".cache").path])
-                XCTAssertEqual(result.status, 0, "\(page.lastPathComponent): \(example.command)\n\(result.errors)")
+                XCTAssertEqual(result.status, 0, "\(page): \(example.command)\n\(result.errors)")
                 var printed = result.output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
                 if printed.last == "" { printed.removeLast() }
                 XCTAssertTrue(
                     Self.matches(printed, example.expected),
-                    "\(page.lastPathComponent): \(example.command) printed\n\(printed.joined(separator: "\n"))\n"
+                    "\(page): \(example.command) printed\n\(printed.joined(separator: "\n"))\n"
                         + "where the page shows\n\(example.expected.joined(separator: "\n"))")
                 ran += 1
             }
@@ -132,16 +102,14 @@ final class DocumentationExampleTests: XCTestCase {
     }
 
     func testNoExampleThatCanRunOfflineIsLeftOutOfAConsoleBlock() throws {
-        for page in try Self.pages() {
-            for block in Self.blocks(in: try String(contentsOf: page, encoding: .utf8)) where block.language != "console" {
-                for line in block.lines {
-                    let command = line.trimmingCharacters(in: .whitespaces)
-                    guard command.hasPrefix("imgcache "), !command.contains("://"), !command.contains("$") else { continue }
-                    let verb = try Self.words(command).dropFirst().first ?? ""
-                    XCTAssertFalse(
-                        Self.offlineVerbs.contains(verb),
-                        "\(page.lastPathComponent): '\(command)' can run offline: show it in a console block with what it prints")
-                }
+        for block in try DocumentationPages.codeBlocks(in: DocumentationPages.readerPages()) where block.language != "console" {
+            for line in block.lines {
+                let command = line.trimmingCharacters(in: .whitespaces)
+                guard command.hasPrefix("imgcache "), !command.contains("://"), !command.contains("$") else { continue }
+                let verb = try Self.words(command).dropFirst().first ?? ""
+                XCTAssertFalse(
+                    Self.offlineVerbs.contains(verb),
+                    "\(block.page): '\(command)' can run offline: show it in a console block with what it prints")
             }
         }
     }

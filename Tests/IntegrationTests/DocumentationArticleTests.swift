@@ -3,8 +3,9 @@ import ImgCache
 import TestSupport
 import XCTest
 
-/// The Swift code of the DocC articles (Sources/ImgCache/ImgCache.docc/*.md): every ```swift block
-/// of an article is one of the regions of this file between `// snippet NAME` and `// end snippet`
+/// The Swift code of the DocC articles (Sources/ImgCache/ImgCache.docc/*.md), the README and
+/// docs/*.md: every ```swift block (its `import` lines aside; the service example is built by
+/// `ServiceExampleTests`) is one of the regions of this file between `// snippet NAME` and `// end snippet`
 /// (indentation aside), and each region is compiled here and run against nginx, with what its
 /// comments say checked after it.
 final class DocumentationArticleTests: XCTestCase {
@@ -30,26 +31,20 @@ final class DocumentationArticleTests: XCTestCase {
 
     // MARK: The articles show these regions as they are
 
-    /// The code blocks of the articles, each with its article's name.
-    private static func articleBlocks() throws -> [(article: String, code: String)] {
-        let catalog = repository.appendingPathComponent("Sources/ImgCache/ImgCache.docc")
-        let articles = try FileManager.default.contentsOfDirectory(atPath: catalog.path).filter { $0.hasSuffix(".md") }.sorted()
-        var blocks: [(String, String)] = []
-        for article in articles {
-            let text = try String(contentsOf: catalog.appendingPathComponent(article), encoding: .utf8)
-            var block: [Substring]?
-            for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-                if block == nil, line == "```swift" {
-                    block = []
-                } else if let lines = block, line == "```" {
-                    blocks.append((article, lines.joined(separator: "\n")))
-                    block = nil
-                } else {
-                    block?.append(line)
-                }
+    /// The Swift blocks of the articles, the README and docs/, each without the `import` lines it
+    /// starts with (a region sits in a function), but for the service example, which
+    /// `ServiceExampleTests` builds as a program of its own.
+    private static func swiftBlocks() throws -> [(page: String, code: String)] {
+        let serviceExample = try String(
+            contentsOf: repository.appendingPathComponent("Samples/ServiceExample/main.swift"), encoding: .utf8)
+        let pages = try DocumentationPages.articles() + DocumentationPages.readerPages()
+        return try DocumentationPages.codeBlocks(in: pages).filter { $0.language == "swift" && $0.code + "\n" != serviceExample }
+            .map { block in
+                var lines = block.lines[...]
+                while lines.first?.hasPrefix("import ") == true { lines = lines.dropFirst() }
+                if lines.first == "" { lines = lines.dropFirst() }
+                return (block.page, lines.joined(separator: "\n"))
             }
-        }
-        return blocks
     }
 
     /// This file's regions by name, each without the indentation its lines share.
@@ -72,15 +67,15 @@ final class DocumentationArticleTests: XCTestCase {
         return regions
     }
 
-    func testEverySwiftBlockOfTheArticlesIsARegionRunHereAndEveryRegionIsShown() throws {
-        let blocks = try Self.articleBlocks()
+    func testEverySwiftBlockOfTheDocumentationIsARegionRunHereAndEveryRegionIsShown() throws {
+        let blocks = try Self.swiftBlocks()
         let regions = try Self.regions()
-        XCTAssertGreaterThanOrEqual(blocks.count, 10)
-        for (article, code) in blocks {
-            XCTAssertTrue(regions.values.contains(code), "\(article) shows code that no region of this file holds:\n\(code)")
+        XCTAssertGreaterThanOrEqual(blocks.count, 25)
+        for (page, code) in blocks {
+            XCTAssertTrue(regions.values.contains(code), "\(page) shows code that no region of this file holds:\n\(code)")
         }
         for (name, code) in regions.sorted(by: { $0.key < $1.key }) {
-            XCTAssertTrue(blocks.contains { $0.code == code }, "region \(name) is in no article")
+            XCTAssertTrue(blocks.contains { $0.code == code }, "region \(name) is on no page")
         }
     }
 
@@ -363,6 +358,63 @@ final class DocumentationArticleTests: XCTestCase {
         // end snippet
         XCTAssertEqual(try stored.map { try $0.get().pixelSize }, slicer.layout.slots.map(\.rect.size))
         XCTAssertEqual(try nginx.accessLog(count: 2).filter { $0.path == "/home.png" }.count, 1)
+        await pipeline.shutdown()
+    }
+
+    // MARK: The README and docs
+
+    /// The front page's example, compiled only: its URL is not on this machine
+    /// (`testGettingStarted` runs the same calls against nginx).
+    private func frontPageExample() async throws {
+        // snippet front-page
+        let pipeline = try ImagePipeline()
+        let device = try DeviceCatalog.device(named: "iPhone 16 Pro")
+        let photo = URL(string: "https://example.com/photo.jpg")!
+        let response = try await pipeline.image(for: ImageRequest(
+            url: photo, target: .widget(.medium, device: device), contentMode: .crop))
+        // response.pixelSize: 1032x486, response.pointSize: 344x162, response.cacheOutcome: .network
+        await pipeline.shutdown()
+        // end snippet
+        _ = response
+    }
+
+    func testTheProcessingPagesProcessor() async throws {
+        var configuration = ImagePipeline.Configuration()
+        configuration.diskCache.root = cacheFolder
+        let pipeline = try ImagePipeline(configuration: configuration)
+        let url = nginx.url("/photo.jpg")
+        let device = try DeviceCatalog.device(named: "iPhone 16 Pro")
+        // snippet processor
+        struct Grayscale: ImageProcessing {
+            var identifier: String { "grayscale" }
+            func process(_ image: DecodedImage, context: ImageProcessingContext) throws -> DecodedImage {
+                var image = image
+                for index in image.frames.indices {
+                    var pixels = image.frames[index].bitmap.pixels
+                    for offset in stride(from: 0, to: pixels.count, by: 4) {
+                        let luma = (54 * Int(pixels[offset]) + 183 * Int(pixels[offset + 1]) + 19 * Int(pixels[offset + 2])) >> 8
+                        pixels.replaceSubrange(offset..<offset + 3, with: repeatElement(UInt8(luma), count: 3))
+                    }
+                    image.frames[index].bitmap = try Bitmap(size: image.frames[index].bitmap.size, pixels: pixels)
+                }
+                return image
+            }
+        }
+        let request = ImageRequest(url: url, target: .widget(.medium, device: device), contentMode: .crop, processors: [Grayscale()])
+        // end snippet
+        let colour = try await pipeline.image(for: ImageRequest(url: url, target: .widget(.medium, device: device), contentMode: .crop))
+        let grey = try await pipeline.image(for: request)
+        XCTAssertEqual(grey.pixelSize, PixelSize(width: 1032, height: 486))
+        XCTAssertTrue(grey.variantKey.contains(";process=grayscale"), grey.variantKey)
+        // Each pixel the grey variant was encoded from is the luma of the colour one's.
+        let (before, after) = (colour.image.frames[0].bitmap.pixels, grey.image.frames[0].bitmap.pixels)
+        for offset in stride(from: 0, to: before.count, by: 4) {
+            let weighted: Int = 54 * Int(before[offset]) + 183 * Int(before[offset + 1]) + 19 * Int(before[offset + 2])
+            let luma = UInt8(weighted >> 8)
+            guard Array(after[offset..<offset + 4]) == [luma, luma, luma, before[offset + 3]] else {
+                return XCTFail("pixel \(offset / 4): \(after[offset..<offset + 4]) for \(before[offset..<offset + 4])")
+            }
+        }
         await pipeline.shutdown()
     }
 }
