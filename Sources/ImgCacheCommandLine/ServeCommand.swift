@@ -11,7 +11,7 @@ enum ServeCommand: Command {
     static let usage = "imgcache serve [options]"
     static let about = """
         Serves /SIGNATURE/OPTIONS/plain/SOURCE[@EXT] and /SIGNATURE/OPTIONS/BASE64URL-SOURCE[.EXT]
-        (imgproxy's URL format; options in the README's "Serving images"), /health and /metrics
+        (imgproxy's URL format; options in docs/serving.md), /health and /metrics
         (Prometheus text), through the cache folder. URLs are signed with HMAC-SHA256 of the
         salt and the path under the key: $IMGCACHE_KEY and $IMGCACHE_SALT, hex. SIGTERM and SIGINT
         stop accepting, let requests in flight finish within --drain-seconds, and exit 0.
@@ -82,7 +82,7 @@ enum ServeCommand: Command {
         OptionHelp("--allow-private-sources", """
             fetch sources whose address is loopback, private, link-local,
             multicast or unspecified (default: refused with 403, first URL and
-            every redirect; https names can still rebind: see the README)
+            every redirect; https names can still rebind: docs/command-line.md)
             """),
     ] + RedisOption.options
 

@@ -32,7 +32,7 @@ final class RedisCluster {
         do {
             for (port, busPort) in zip(ports, free.suffix(Self.nodeCount)) { try start(port: port, busPort: busPort) }
             try Self.runCLI(["--cluster", "create"] + ports.map { "127.0.0.1:\($0)" } + ["--cluster-replicas", "1", "--cluster-yes"])
-            try waitUntilServing()
+            try waitUntilServing(withReplicas: true)
         } catch {
             stop()
             throw error
@@ -48,6 +48,8 @@ final class RedisCluster {
             "--port", String(port), "--cluster-port", String(busPort), "--bind", "127.0.0.1", "--cluster-enabled", "yes",
             "--cluster-config-file", folder.appendingPathComponent("nodes.conf").path,
             "--cluster-node-timeout", String(Self.nodeTimeoutMilliseconds), "--cluster-require-full-coverage", "no",
+            // A replica's first sync at once, not after the default 5 s wait for more replicas.
+            "--repl-diskless-sync-delay", "0",
             "--save", "", "--appendonly", "no", "--dir", folder.path, "--daemonize", "no", "--enable-debug-command", "yes",
         ]
         let server = try ServerProcess(executable: RedisServer.executable, arguments: arguments, folder: folder)
@@ -118,8 +120,9 @@ final class RedisCluster {
     }
 
     /// Waits until every live node says `cluster_state:ok` and 3 live masters serve all 16384
-    /// slots (after a kill: a replica has taken the killed master's place).
-    func waitUntilServing(seconds: TimeInterval = 60) throws {
+    /// slots (after a kill: a replica has taken the killed master's place), and with
+    /// `withReplicas` until each master has a replica in sync (one that can take its place).
+    func waitUntilServing(withReplicas: Bool = false, seconds: TimeInterval = 60) throws {
         let end = Date().addingTimeInterval(seconds)
         var last = ""
         while Date() < end {
@@ -127,7 +130,8 @@ final class RedisCluster {
             let masters = (try? masters()) ?? [:]
             let covered = masters.values.joined().reduce(0) { $0 + $1.count }
             if states.count == servers.count, states.allSatisfy({ $0.contains("cluster_state:ok") }),
-               masters.count == 3, covered == 16_384, masters.keys.allSatisfy({ servers[$0] != nil }) {
+               masters.count == 3, covered == 16_384, masters.keys.allSatisfy({ servers[$0] != nil }),
+               !withReplicas || masters.keys.allSatisfy({ (try? cli($0, "INFO", "replication"))?.contains("state=online") == true }) {
                 return
             }
             last = "\(states.count) nodes answer, \(masters.count) masters, \(covered) slots"

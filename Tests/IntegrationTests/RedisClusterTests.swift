@@ -154,4 +154,28 @@ final class RedisClusterTests: XCTestCase {
         XCTAssertEqual(log.all.count, 1, "one warning per outage: \(log.all)")
         XCTAssertTrue(log.all.first?.contains("127.0.0.1:\(victim)") ?? false, "\(log.all)")
     }
+
+    func testALeaseReleasedDuringAnOutageIsReleasedOnceAReplicaServesIt() throws {
+        var configuration = try RedisConfiguration(url: cluster.url)
+        configuration.leaseTTL = 60
+        let tier = RedisTier(configuration: configuration)
+        guard case .acquired(let token) = tier.acquireLease(forCacheKey: key(0)).attempt else { return XCTFail("no lease") }
+        let keys = RedisTier.Keys(cacheKey: key(0))
+        let slot = RedisHashSlot.slot(of: keys.lease)
+        let victim = try XCTUnwrap(try cluster.master(ofSlot: slot))
+        XCTAssertEqual(try cluster.cli(victim, "WAIT", "1", "5000"), "1")
+        cluster.kill(port: victim)
+        tier.releaseLease(forCacheKey: key(0), token: token)
+        try cluster.waitUntilServing()
+        let promoted = try XCTUnwrap(try cluster.master(ofSlot: slot))
+        XCTAssertEqual(try cluster.cli(promoted, "CLUSTER", "COUNTKEYSINSLOT", String(slot)), "1", "the promoted replica holds the lease")
+        // Later round trips (a lookup of another key) release it, long before its 60 s TTL.
+        let released = Date()
+        while try cluster.cli(promoted, "CLUSTER", "COUNTKEYSINSLOT", String(slot)) != "0", Date().timeIntervalSince(released) < 30 {
+            _ = tier.cachedData(for: key(1))
+            usleep(50_000)
+        }
+        print("lease released \(String(format: "%.2f", Date().timeIntervalSince(released))) s after the promotion")
+        XCTAssertEqual(try cluster.cli(promoted, "CLUSTER", "COUNTKEYSINSLOT", String(slot)), "0")
+    }
 }

@@ -4,13 +4,18 @@ import Synchronization
 /// Routes the tier's round trips over a Redis Cluster: each goes to the master of its slot key's
 /// hash slot, by a slot map read with `CLUSTER SLOTS` from a seed or a known master, through a
 /// `RedisClient` per master (each with the configuration's connection count, time-outs and
-/// skipping after a failure, and one warning per outage of that node).
+/// skipping after a failure).
 ///
 /// `-MOVED` updates the slot's master, retries there once, and has the whole map read again
-/// before the next round trip; `-ASK` retries once on the node named, after `ASKING`. A node
-/// that fails has the map read again (at most every `refreshInterval`) from the other nodes,
-/// so that the replica promoted in its place takes its slots; meanwhile its round trips return
-/// nil, and the tier serves without Redis for those keys.
+/// before a later round trip; `-ASK` retries once on the node named, after `ASKING`. A node
+/// that fails has the map read again from the other nodes, so that the replica promoted in its
+/// place takes its slots; meanwhile its round trips return nil, and the tier serves without
+/// Redis for those keys. The map is read again at most every `refreshInterval`.
+///
+/// One warning per outage: the first node failure warns, and no other does until a round trip
+/// succeeds on a map read after the last failure. A node that fails while the map is read from
+/// it warns only when no node answers, or when the map read from another names it as a master
+/// (a seed that is down, or a master already replaced, is no outage).
 final class RedisClusterRouter: RedisCommandRouting {
     private let seeds: [RedisAddress]
     private let configuration: RedisConfiguration
@@ -30,6 +35,14 @@ final class RedisClusterRouter: RedisCommandRouting {
         var readAt: UInt64 = 0
         var clients: [RedisAddress: RedisClient] = [:]
         var isClosed = false
+        /// From the first warning of an outage to a round trip that succeeds on a map read after
+        /// the last node failure (`failedAt`, uptime nanoseconds).
+        var isWarned = false
+        var failedAt: UInt64 = 0
+        /// The node the map is being read from, and the warnings of such nodes kept until the
+        /// read ends.
+        var mapSource: RedisAddress?
+        var heldWarnings: [(node: RedisAddress, message: String)] = []
     }
 
     /// A router that reads the map from `seeds` when first used; `configuration` must be valid.
@@ -54,7 +67,12 @@ final class RedisClusterRouter: RedisCommandRouting {
             markStale()
             return nil
         }
-        guard let redirect = RedisRedirect(in: replies, from: node) else { return replies }
+        guard let redirect = RedisRedirect(in: replies, from: node) else {
+            state.withLock { state in
+                if state.isWarned && !state.isStale && state.readAt > state.failedAt { state.isWarned = false }
+            }
+            return replies
+        }
         switch redirect.kind {
         case .moved:
             state.withLock { state in
@@ -109,22 +127,29 @@ final class RedisClusterRouter: RedisCommandRouting {
             state.readAt = DispatchTime.now().uptimeNanoseconds
             return state.map?.masters ?? []
         }
-        for node in known + seeds.filter({ !known.contains($0) }) {
-            guard let reply = client(for: node)?.run([Self.clusterSlots])?.first,
-                  let map = RedisSlotMap(slotsReply: reply, from: node), !map.isEmpty
-            else { continue }
-            let retired = state.withLock { state -> [RedisClient] in
-                state.map = map
-                state.isStale = false
-                let keep = Set(map.masters + seeds)
-                let retired = state.clients.filter { !keep.contains($0.key) }
-                for address in retired.keys { state.clients[address] = nil }
-                return Array(retired.values)
-            }
-            for client in retired { client.close() }
-            return map
+        var read: RedisSlotMap?
+        for node in known + seeds.filter({ !known.contains($0) }) where read == nil {
+            state.withLock { $0.mapSource = node }
+            let reply = client(for: node)?.run([Self.clusterSlots])?.first
+            state.withLock { $0.mapSource = nil }
+            read = reply.flatMap { RedisSlotMap(slotsReply: $0, from: node) }.flatMap { $0.isEmpty ? nil : $0 }
         }
-        return nil
+        let held = state.withLock { state in
+            defer { state.heldWarnings = [] }
+            return state.heldWarnings
+        }
+        for (node, message) in held where read?.masters.contains(node) ?? true { warn(message, from: nil) }
+        guard let map = read else { return nil }
+        let retired = state.withLock { state -> [RedisClient] in
+            state.map = map
+            state.isStale = false
+            let keep = Set(map.masters + seeds)
+            let retired = state.clients.filter { !keep.contains($0.key) }
+            for address in retired.keys { state.clients[address] = nil }
+            return Array(retired.values)
+        }
+        for client in retired { client.close() }
+        return map
     }
 
     /// The pool of `address`, made when first needed; nil once closed.
@@ -132,13 +157,34 @@ final class RedisClusterRouter: RedisCommandRouting {
         state.withLock { state in
             if state.isClosed { return nil }
             if let client = state.clients[address] { return client }
-            let client = RedisClient(address: address, configuration: configuration, log: log)
+            let client = RedisClient(address: address, configuration: configuration) { [weak self] message in
+                self?.warn(message, from: address)
+            }
             state.clients[address] = client
             return client
         }
     }
 
+    /// Notes a node failure: the map is to be read again.
     private func markStale() {
-        state.withLock { $0.isStale = true }
+        let now = DispatchTime.now().uptimeNanoseconds
+        state.withLock { state in
+            state.isStale = true
+            state.failedAt = now
+        }
+    }
+
+    /// Passes a node's warning on when it is the first of an outage; holds it when the map is
+    /// being read from that node (see the type).
+    private func warn(_ message: String, from node: RedisAddress?) {
+        let first = state.withLock { state in
+            if let node, node == state.mapSource {
+                state.heldWarnings.append((node, message))
+                return false
+            }
+            defer { state.isWarned = true }
+            return !state.isWarned
+        }
+        if first { log?(message) }
     }
 }

@@ -16,23 +16,30 @@ import Synchronization
 /// the same transaction as the value) less that grace, so that instances whose wall clocks
 /// differ agree on it. With `RedisConfiguration.secret`, every value is authenticated.
 public final class RedisTier: Sendable {
+    /// The configuration the tier was made with, as given (an invalid one leaves the tier without
+    /// Redis).
     public let configuration: RedisConfiguration
     /// Nil when the configuration is invalid: the tier then serves without Redis.
     private let routing: (any RedisCommandRouting)?
     private let seal: RedisValueSeal
     /// This instance's wall clock, for the freshness left of what it stores and reads.
     private let now: @Sendable () -> Date
-    /// This instance's counters, the part of them not yet added to `imgcache:stats` (see
-    /// `run(_:slotKey:)`), and when they were last sent in a round trip of their own (uptime
-    /// nanoseconds).
-    private let counts = Mutex((local: RedisTierCounters(), unsent: RedisTierCounters(), lastSent: UInt64(0)))
+    /// This instance's counters, and the part of them not yet added to `imgcache:stats` (see
+    /// `run(_:slotKey:)`).
+    private let counts = Mutex((local: RedisTierCounters(), unsent: RedisTierCounters()))
+    /// When the chores of `doChoresIfDue` were last done (uptime nanoseconds), and the leases
+    /// whose release did not reach Redis, with when they expire (uptime nanoseconds).
+    private let chores = Mutex((doneAt: UInt64(0), unreleased: [(keys: Keys, token: String, expiresAt: UInt64)]()))
 
     /// The shards of the counters' hash: each increment goes to one chosen at random, so that no
     /// single node of a cluster takes every counter write, and `sharedCounters()` adds them up.
     static let statsShardCount = 16
-    /// The longest a tier on a cluster keeps its counters before it sends them in a round trip of
-    /// their own, after another command reached Redis (on one server they go with every command).
-    static let counterSendInterval: TimeInterval = 1
+    /// The longest a tier keeps its chores after a round trip reached Redis: on a cluster its
+    /// counters, sent in a round trip of their own (on one server they go with every command),
+    /// and the releases that could not reach Redis (see `releaseLease`).
+    static let choreInterval: TimeInterval = 1
+    /// The most releases kept to try again.
+    static let unreleasedLimit = 256
 
     /// The hash of counter shard `shard` (0 to `statsShardCount - 1`): `imgcache:stats:{<shard>}`.
     static func statsKey(shard: Int) -> String { "imgcache:stats:{\(shard)}" }
@@ -91,7 +98,7 @@ public final class RedisTier: Sendable {
     /// Adds the counters not yet sent to `imgcache:stats` now; when Redis cannot be reached they
     /// wait for the next command that reaches it.
     public func flushCounters() {
-        sendCounters(ifDue: false)
+        sendCounters()
     }
 
     /// Sends the counters not yet sent, then closes the connections; later calls find nothing
@@ -236,9 +243,17 @@ public final class RedisTier: Sendable {
     }
 
     /// Releases the lease for `keys` if it still holds `token` (compare and delete, atomically).
+    /// A release that cannot reach Redis (its node down) is tried again after a later round trip
+    /// that does, while the lease lives: after a failover the promoted replica holds the lease,
+    /// and the others would otherwise wait out its TTL for a value that does not come.
     func releaseLease(_ keys: Keys, token: String) {
-        let command = Self.command(["EVAL", Self.releaseScript, "1", keys.lease, token])
-        guard let reply = run([command], slotKey: keys.lease)?.first else { return }
+        guard let reply = run([Self.releaseCommand(keys, token: token)], slotKey: keys.lease)?.first else {
+            let expiresAt = DispatchTime.now().uptimeNanoseconds + UInt64(configuration.leaseTTL * 1e9)
+            chores.withLock { chores in
+                if chores.unreleased.count < Self.unreleasedLimit { chores.unreleased.append((keys, token, expiresAt)) }
+            }
+            return
+        }
         if case .integer = reply { return }
         count { $0.errors += 1 }
     }
@@ -281,7 +296,7 @@ public final class RedisTier: Sendable {
     /// Runs `commands` (whose keys share `slotKey`'s hash slot) in one round trip and returns
     /// their replies; nil when Redis was not reached (counted as an error: callers count only
     /// wrong replies). On one server the unsent counters go in the same round trip; on a cluster
-    /// they follow in one of their own once `counterSendInterval` has passed since the last.
+    /// they follow in one of their own (see `doChoresIfDue`).
     private func run(_ commands: [[Data]], slotKey: String?) -> [RedisReply]? {
         guard let routing else {
             count { $0.errors += 1 }
@@ -297,22 +312,38 @@ public final class RedisTier: Sendable {
             }
             return nil
         }
-        if !routing.isSingleServer { sendCounters(ifDue: true) }
+        doChoresIfDue(routing)
         return Array(replies.prefix(commands.count))
     }
 
-    /// Sends the unsent counters to a shard chosen at random in a round trip of their own; when
-    /// `ifDue`, only once `counterSendInterval` has passed since the last time. Counters that
-    /// cannot be sent stay unsent.
-    private func sendCounters(ifDue: Bool) {
+    /// After a round trip reached Redis, once `choreInterval` has passed since the last time:
+    /// sends the counters on a cluster, and tries again the releases that did not reach Redis
+    /// (those whose lease has not expired yet).
+    private func doChoresIfDue(_ routing: any RedisCommandRouting) {
         let now = DispatchTime.now().uptimeNanoseconds
-        let interval = UInt64(Self.counterSendInterval * 1e9)
-        let unsent = counts.withLock { counts -> RedisTierCounters in
-            if ifDue && now < counts.lastSent + interval { return RedisTierCounters() }
-            counts.lastSent = now
-            defer { counts.unsent = RedisTierCounters() }
-            return counts.unsent
+        let unreleased = chores.withLock { chores -> [(keys: Keys, token: String, expiresAt: UInt64)]? in
+            guard now >= chores.doneAt + UInt64(Self.choreInterval * 1e9) else { return nil }
+            chores.doneAt = now
+            defer { chores.unreleased = [] }
+            return chores.unreleased.filter { $0.expiresAt > now }
         }
+        guard let unreleased else { return }
+        if !routing.isSingleServer { sendCounters() }
+        let left = unreleased.filter { lease in
+            routing.run([Self.releaseCommand(lease.keys, token: lease.token)], slotKey: lease.keys.lease) == nil
+        }
+        guard !left.isEmpty else { return }
+        chores.withLock { chores in chores.unreleased = Array((left + chores.unreleased).prefix(Self.unreleasedLimit)) }
+    }
+
+    private static func releaseCommand(_ keys: Keys, token: String) -> [Data] {
+        command(["EVAL", releaseScript, "1", keys.lease, token])
+    }
+
+    /// Sends the unsent counters to a shard chosen at random in a round trip of their own;
+    /// counters that cannot be sent stay unsent.
+    private func sendCounters() {
+        let unsent = takeUnsentCounters()
         let shard = Int.random(in: 0..<Self.statsShardCount)
         let increments = Self.increments(unsent, shard: shard)
         guard !increments.isEmpty, routing?.run(increments, slotKey: Self.statsKey(shard: shard)) == nil else { return }

@@ -40,7 +40,7 @@ enum ManPage {
             if !command.options.isEmpty { lines += [".PP", "Options:"] + command.options.flatMap(entry) }
         }
         lines += [".SH EXIT STATUS"] + paragraphs(CommandLineTool.exitCodes)
-        lines += [".SH SEE ALSO", "The README of imgcache's sources, and", ".B imgcache", ".I verb", ".BR \\-\\-help ."]
+        lines += [".SH SEE ALSO", "README.md and the docs folder of imgcache's sources, and", ".B imgcache", ".I verb", ".BR \\-\\-help ."]
         return lines.joined(separator: "\n") + "\n"
     }
 
