@@ -26,7 +26,7 @@ SUDO := $(shell [ "$$(id -u)" -eq 0 ] || command -v sudo 2>/dev/null)
 # same list.
 APT_PACKAGES := libgif-dev libpng-dev libjpeg-dev libsqlite3-dev libssl-dev libdeflate-dev liblcms2-dev libwebp-dev webp libheif-dev libavif-dev libheif-examples libavif-bin libgs-common libcairo2-dev fonts-dejavu-core pkg-config nginx \
 	python3 python3-pip libjpeg-turbo-progs imagemagick gifsicle libvips-tools hyperfine time strace pngquant \
-	openssl ca-certificates libhiredis-dev redis-server libmicrohttpd-dev stress curl wrk chromium
+	openssl ca-certificates libhiredis-dev redis-server libmicrohttpd-dev libcurl4-openssl-dev stress curl wrk chromium
 
 IMGCACHE_BIN ?= .build/release/imgcache
 BENCH_FLAGS ?=
