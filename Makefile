@@ -22,11 +22,14 @@ PYTHON ?= python3
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || command -v sudo 2>/dev/null)
 
 # Debian packages: the C libraries the package links (cairo and the DejaVu font for the CLI's
-# overlay), and the tools the samples, conformance checks and benchmarks use. .ci/run installs the
-# same list.
+# overlay), the tools the samples, conformance checks and benchmarks use, the shells and man
+# that the completion and man page tests run, and what make deb needs (dpkg-shlibdeps, lintian,
+# and libcurl's development files, which Foundation linked statically asks for). .ci/run installs
+# the same list.
 APT_PACKAGES := libgif-dev libpng-dev libjpeg-dev libsqlite3-dev libssl-dev libdeflate-dev liblcms2-dev libwebp-dev webp libheif-dev libavif-dev libheif-examples libavif-bin libgs-common libcairo2-dev fonts-dejavu-core pkg-config nginx \
 	python3 python3-pip libjpeg-turbo-progs imagemagick gifsicle libvips-tools hyperfine time strace pngquant \
-	openssl ca-certificates libhiredis-dev redis-server libmicrohttpd-dev libcurl4-openssl-dev stress curl wrk chromium
+	openssl ca-certificates libhiredis-dev redis-server libmicrohttpd-dev stress curl wrk chromium \
+	zsh fish man-db dpkg-dev lintian libcurl4-openssl-dev
 
 IMGCACHE_BIN ?= .build/release/imgcache
 BENCH_FLAGS ?=
@@ -34,7 +37,7 @@ THROUGHPUT_FLAGS ?=
 
 FUZZ_SECONDS ?= 600
 
-.PHONY: all help setup build release test test-sanitized demo fuzz bench bench-throughput bench-compare bench-corpus bench-memory bench-limits bench-webp bench-webp-size bench-avif-size bench-png-palette bench-heif bench-smartcrop bench-redis bench-disk-hit bench-serve bench-prefetch-scale clean
+.PHONY: all help setup build release test test-sanitized demo fuzz bench bench-throughput bench-compare bench-corpus bench-memory bench-limits bench-webp bench-webp-size bench-avif-size bench-png-palette bench-heif bench-smartcrop bench-redis bench-disk-hit bench-serve bench-prefetch-scale deb clean
 
 all: build
 
@@ -61,7 +64,9 @@ help:
 	@echo "make bench-disk-hit  setup, release build, fetch of a stored 8-frame GIF variant against cache path in a cache of 600 entries, with hyperfine and strace's sync count (Benchmarks/disk-hit.sh; BENCH_FLAGS=\"--rounds 7 --runs 10 --baseline OLD_BINARY\")"
 	@echo "make bench-serve   setup, release build, imgcache serve under wrk at 16 and 64 connections: warm against thumbor and nginx's static files, cold against thumbor and imgcache prefetch (Benchmarks/serve.sh; BENCH_FLAGS=\"--runs 1 --seconds 5\")"
 	@echo "make bench-prefetch-scale  setup, release build, prefetch of 10,000, 100,000 and 1,000,000 URLs of one small PNG: wall time, time per URL and peak RSS, flat (Benchmarks/prefetch-scale.sh; BENCH_FLAGS='--sizes \"10000 100000\"')"
+	@echo "make deb           setup, out/imgcache_VERSION-1_ARCH.deb: the release CLI (Swift runtime linked statically), the systemd unit, completions, man page; lintian must pass (Packaging/deb/build.sh; Packaging/deb/smoke.sh installs, serves, removes and purges it, as root)"
 	@echo "make fuzz          build the libFuzzer harnesses (ASan) and run each for FUZZ_SECONDS (default 600) (Fuzz/run.sh)"
+	@echo "make docs          setup, the ImgCache library's DocC reference as static HTML in out/docs, offline; fails on a public symbol without a doc comment or a DocC warning (Tools/docs.sh)"
 	@echo "make clean         remove .build and out"
 
 setup:
@@ -173,8 +178,15 @@ bench-throughput: setup release
 bench-compare: setup release
 	Benchmarks/compare.sh --no-build $(BENCH_FLAGS)
 
+deb: setup
+	Packaging/deb/build.sh
+
 fuzz: setup
 	Fuzz/run.sh $(FUZZ_SECONDS)
+
+.PHONY: docs
+docs: setup
+	Tools/docs.sh
 
 clean:
 	rm -rf .build Fuzz/.build out

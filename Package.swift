@@ -54,9 +54,11 @@ let package = Package(
         .target(
             name: "ImgCacheServer", dependencies: ["ImgCache", "ImgCacheServerURLs", "CMicroHTTPD"], path: "Sources/ImgCacheServer",
             exclude: ["URLs"]),
+        // The commit `imgcache --version` prints, written before each build (Plugins/BuildCommit).
+        .plugin(name: "BuildCommit", capability: .buildTool(), path: "Plugins/BuildCommit"),
         .target(
             name: "ImgCacheCommandLine", dependencies: ["ImgCache", "ImgCacheDrawing", "ImgCacheServer", "CMalloc"],
-            path: "Sources/ImgCacheCommandLine"),
+            path: "Sources/ImgCacheCommandLine", plugins: ["BuildCommit"]),
         // `imgcache serve`'s URLs: imgproxy-compatible signed paths and options to ImageRequests, pure
         // Swift with HMAC-SHA256 from libcrypto (no HTTP).
         .target(name: "ImgCacheServerURLs", dependencies: ["ImgCache", "CCrypto"], path: "Sources/ImgCacheServer/URLs"),

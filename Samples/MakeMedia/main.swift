@@ -8,7 +8,7 @@
 //   home-screen.png  1206x2622 synthetic iPhone 16 Pro home screen (gradient wallpaper, app icons in
 //                the widget grid of the measured layout, a dock), for `imgcache slice` and `overlay`
 // Run: swift run make-sample-media [OUTPUT_FOLDER]   (default Samples/media)
-// The README's picture is the overlay of home-screen.png at half size:
+// The picture in docs/widgets.md is the overlay of home-screen.png at half size:
 //   imgcache overlay Samples/media/home-screen.png -o overlay.png
 //   imgcache decode overlay.png --size 603x1311 -o Samples/media/home-screen-overlay.png
 // The output is the same on every run: the grain comes from a fixed-seed generator.

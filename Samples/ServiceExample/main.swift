@@ -3,7 +3,7 @@ import ImgCache
 
 // A service preparing widget images from presigned object-store URLs, with its own object-store
 // tier behind the disk cache. Usage: service-example URL CACHE_DIR STORE_DIR
-// (README "Using imgcache in a service" shows this file; a test runs it against nginx.)
+// (docs/library.md, "Using imgcache in a service", shows this file; a test runs it against nginx.)
 
 /// A shared tier: files in a folder (mounted from an object store, say), named by key hash.
 final class FolderTier: DataCaching {

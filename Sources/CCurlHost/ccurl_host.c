@@ -3,7 +3,9 @@
 #include <curl/curl.h>
 #include <string.h>
 
-bool CFURLSessionCurlHostIsEqual(const char *url, const char *expected_host) {
+/* Weak: where FoundationNetworking is linked statically (`--static-swift-stdlib`), its own definition
+ * wins the link, and the linker's `--wrap=CFURLSessionCurlHostIsEqual` sends its call here instead. */
+__attribute__((weak)) bool CFURLSessionCurlHostIsEqual(const char *url, const char *expected_host) {
     bool is_equal = false;
     CURLU *parsed = curl_url();
     if (parsed == NULL) return false;
@@ -23,3 +25,6 @@ bool CFURLSessionCurlHostIsEqual(const char *url, const char *expected_host) {
     curl_url_cleanup(parsed);
     return is_equal;
 }
+
+bool __wrap_CFURLSessionCurlHostIsEqual(const char *url, const char *expected_host)
+    __attribute__((alias("CFURLSessionCurlHostIsEqual")));

@@ -5,35 +5,45 @@ import ImgCache
 enum CacheCommand: Command {
     static let name = "cache"
     static let summary = "inspect, prune, clear or verify the disk cache"
+    static var operands: OptionHelp.Value? { .words(subverbs.flatMap(\.names)) }
     static let usage = "imgcache cache stats|ls|prune|clear|verify|path URL [options]"
-    static let help = """
-        Usage: \(usage)
-
+    static let about = """
         Works on the disk cache that imgcache processes share: <dir>/data/ holds the files, named
         md5(key).ext, and <dir>/index.sqlite indexes them. A folder that holds anything else and is
         no imgcache cache is refused (exit 6), untouched.
-
-        Verbs:
-          stats             entries, bytes against the size limit, originals and variants, expired entries
-          ls                every entry, most recently used first: bytes, kind, last access, key
-          prune             removes entries unused for 7 days, then, when over the size limit, the least
-                            recently used down to 70% of it
-          clear             removes every entry
-          verify            compares the index with data/: rows without files, files without rows, size
-                            mismatches; exits 7 when it finds any (unless --repair fixed them)
-          path URL          prints the file holding URL's entry (where its original goes when not stored)
-
-        Options:
-          --cache-dir DIR   the cache folder (default $IMGCACHE_DIR, else $XDG_CACHE_HOME/imgcache,
-                            else ~/.cache/imgcache)
-          --json            print JSON instead of text
-          --size-limit SIZE prune: the limit to trim to, e.g. 100MB (default 256MB; 1 MB = 2^20 B)
-          --repair          verify: remove what is inconsistent
-          --ignore-query L  path: query items left out of the key, as fetch takes them (default
-                            $IMGCACHE_IGNORE_QUERY)
-          --redis URL       stats: also the shared Redis tier's counters, added up over every instance
-                            (default $IMGCACHE_REDIS): hits, misses, stores, errors
         """
+    static let subverbs: [OptionHelp] = [
+        OptionHelp("stats", "entries, bytes against the size limit, originals and variants, expired entries"),
+        OptionHelp("ls", "every entry, most recently used first: bytes, kind, last access, key"),
+        OptionHelp("prune", """
+            removes entries unused for 7 days, then, when over the size limit, the least
+            recently used down to 70% of it
+            """),
+        OptionHelp("clear", "removes every entry"),
+        OptionHelp("verify", """
+            compares the index with data/: rows without files, files without rows, size
+            mismatches; exits 7 when it finds any (unless --repair fixed them)
+            """),
+        OptionHelp("path", "URL", .text, "prints the file holding URL's entry (where its original goes when not stored)"),
+    ]
+    static let helpColumn = 18
+    static let options: [OptionHelp] = [
+        OptionHelp("--cache-dir", "DIR", .directory, """
+            the cache folder (default $IMGCACHE_DIR, else $XDG_CACHE_HOME/imgcache,
+            else ~/.cache/imgcache)
+            """),
+        OptionHelp("--json", "print JSON instead of text"),
+        OptionHelp("--size-limit", "SIZE", .text, "prune: the limit to trim to, e.g. 100MB (default 256MB; 1 MB = 2^20 B)"),
+        OptionHelp("--repair", "verify: remove what is inconsistent"),
+        OptionHelp("--ignore-query", "L", .text, """
+            path: query items left out of the key, as fetch takes them (default
+            $IMGCACHE_IGNORE_QUERY)
+            """),
+        OptionHelp("--redis", "URL", .text, """
+            stats: also the shared Redis tier's counters, added up over every instance
+            (default $IMGCACHE_REDIS): hits, misses, stores, errors
+            """),
+    ]
 
     static func run(_ arguments: inout ArgumentList) throws {
         let folder = try CacheDirectoryOption.value(&arguments)

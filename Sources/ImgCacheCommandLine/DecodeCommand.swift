@@ -8,30 +8,31 @@ import ImgCache
 enum DecodeCommand: Command {
     static let name = "decode"
     static let summary = "decode a local image to a target size and write it out (no cache)"
-    static let help = """
-        Usage: imgcache decode FILE --size WxH [options]
-
+    static let usage = "imgcache decode FILE --size WxH [options]"
+    static let about = """
         Decodes FILE (JPEG, PNG, GIF, WebP, HEIC or AVIF, told apart by its bytes), downsampling
         while decoding to the target size, and writes the result. Prints the output path and what
         it holds.
         A target is required: --size, or --device with --widget.
-
-        Options:
-        \(TargetArguments.help)
-        \(ProcessingArguments.help)
-          --quality Q         JPEG, WebP or AVIF quality 1-100 (default 85; AVIF 63, imgproxy's)
-          --max-bytes N       the output's byte cap: JPEG, WebP and AVIF at the largest quality up
-                              to Q that fits (WebP lossy then), other formats as they are; what
-                              cannot fit fails (exit 14)
-        \(EncoderArguments.help)
-          -o, --output OUT    output file; its extension picks the format (.png, .jpg, .gif,
-                              .webp: every frame kept, lossy when opaque, else lossless; .avif:
-                              every frame kept, lossy, alpha kept; no .heic: x265 is GPL).
-                              Default: <name>.<W>x<H>.<ext> in the current folder, in GIF when
-                              several frames are kept, else JPEG (quality 85) when every pixel is
-                              opaque, else PNG.
-          --accept-truncated  decode what a truncated file holds instead of failing
         """
+    static let options: [OptionHelp] = TargetArguments.options + ProcessingArguments.options + [
+        OptionHelp("--quality", "Q", .text, "JPEG, WebP or AVIF quality 1-100 (default 85; AVIF 63, imgproxy's)"),
+        OptionHelp("--max-bytes", "N", .text, """
+            the output's byte cap: JPEG, WebP and AVIF at the largest quality up
+            to Q that fits (WebP lossy then), other formats as they are; what
+            cannot fit fails (exit 14)
+            """),
+    ] + EncoderArguments.options + [
+        OptionHelp(["-o", "--output"], "OUT", .file, """
+            output file; its extension picks the format (.png, .jpg, .gif,
+            .webp: every frame kept, lossy when opaque, else lossless; .avif:
+            every frame kept, lossy, alpha kept; no .heic: x265 is GPL).
+            Default: <name>.<W>x<H>.<ext> in the current folder, in GIF when
+            several frames are kept, else JPEG (quality 85) when every pixel is
+            opaque, else PNG.
+            """),
+        OptionHelp("--accept-truncated", "decode what a truncated file holds instead of failing"),
+    ]
 
     static func run(_ arguments: inout ArgumentList) throws {
         let target = try TargetArguments.parse(&arguments, cacheDirectory: false)

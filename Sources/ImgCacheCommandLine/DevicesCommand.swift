@@ -5,9 +5,9 @@ import ImgCache
 enum DevicesCommand: Command {
     static let name = "devices"
     static let summary = "list the iPhone and iPad screens, their widget sizes and iOS 10 Today sizes"
-    static let help = """
-        Usage: imgcache devices [--json]
-
+    static var operands: OptionHelp.Value? { nil }
+    static let usage = "imgcache devices [--json]"
+    static let about = """
         Lists the device catalogue: each screen class, the models that share it (any of them can be
         given to --device), its size in points, its UIKit scale, and each widget family's size in
         points and in pixels (round(points x scale); on iPad the device size x 2). A size no public
@@ -16,10 +16,11 @@ enum DevicesCommand: Command {
         the iOS 10 Today widget sizes: compact at the default text size (l) with the heights of all
         seven text sizes, and the largest expanded sizes a source gives; an estimated width is
         marked "estimated".
-
-        Options:
-          --json   print a JSON array instead of a table
         """
+    static let helpColumn = 9
+    static let options: [OptionHelp] = [
+        OptionHelp("--json", "print a JSON array instead of a table"),
+    ]
 
     static func run(_ arguments: inout ArgumentList) throws {
         let json = arguments.flag("--json")

@@ -19,11 +19,13 @@ enum FallbackImageOption {
     }
 
     /// The help line of `fetch` and `prefetch`.
-    static let help = """
-          --fallback-image FILE|URL  prepared with the same options in place of a source that fails
-                              (404, 5xx, time-out, refused, corrupt, not an image); standard error
-                              says which URLs got it; the exit code stays the failure's
-        """
+    static let options: [OptionHelp] = [
+        OptionHelp("--fallback-image", "FILE|URL", .file, """
+            prepared with the same options in place of a source that fails
+            (404, 5xx, time-out, refused, corrupt, not an image); standard error
+            says which URLs got it; the exit code stays the failure's
+            """),
+    ]
 
     /// The line `verb` writes on standard error for `source`, which failed with `failure` and got
     /// the fallback at `path`.

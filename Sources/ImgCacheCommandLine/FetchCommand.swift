@@ -5,31 +5,30 @@ import ImgCache
 enum FetchCommand: Command {
     static let name = "fetch"
     static let summary = "fetch an image through the cache and prepare it for a size or a widget"
-    static let help = """
-        Usage: imgcache fetch URL|PATH [options]
-
+    static let usage = "imgcache fetch URL|PATH [options]"
+    static let about = """
         Fetches URL (http or https; a local PATH is read as a file) through the shared cache, decodes
         it to the target while decoding, stores the result and prints its path. With several
         targets (lists in --device and --widget) the original is downloaded and decoded once for
         all of them, and a path is printed for each (a JSON array with --json). A second fetch is
         served from the cache; after the original's HTTP freshness ends it is revalidated (a 304
         downloads nothing).
-
-        Options:
-        \(TargetArguments.help)
-        \(ProcessingArguments.help)
-        \(TargetArguments.cacheHelp)
-        \(RequestArguments.help)
-        \(FallbackImageOption.help)
-          --cache-key KEY     the image's own cache key, instead of its URL (a signed URL's object id)
-          --json              print a JSON object: path, pixel and point size, scale, frames, format,
-                              bytes, cache outcome (memory, disk, shared, revalidated, network) and timings
-                              (with --timeline-entries the decoded bytes per entry and in all,
-                              against the extension's limit; with --poster, when it decoded, the
-                              frame kept: poster_frame)
-          -o, --output FILE   also write the result to FILE; its extension picks the format
-                              (.png, .jpg, .gif, .webp, .avif), so --format goes without it
         """
+    static let options: [OptionHelp] = TargetArguments.options + ProcessingArguments.options
+        + TargetArguments.cacheOptions + RequestArguments.options + FallbackImageOption.options + [
+        OptionHelp("--cache-key", "KEY", .text, "the image's own cache key, instead of its URL (a signed URL's object id)"),
+        OptionHelp("--json", """
+            print a JSON object: path, pixel and point size, scale, frames, format,
+            bytes, cache outcome (memory, disk, shared, revalidated, network) and timings
+            (with --timeline-entries the decoded bytes per entry and in all,
+            against the extension's limit; with --poster, when it decoded, the
+            frame kept: poster_frame)
+            """),
+        OptionHelp(["-o", "--output"], "FILE", .file, """
+            also write the result to FILE; its extension picks the format
+            (.png, .jpg, .gif, .webp, .avif), so --format goes without it
+            """),
+    ]
 
     static func run(_ arguments: inout ArgumentList) throws {
         let fetch = try TargetArguments.parse(&arguments, cacheDirectory: true)

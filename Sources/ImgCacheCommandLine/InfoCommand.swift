@@ -5,9 +5,8 @@ import ImgCache
 enum InfoCommand: Command {
     static let name = "info"
     static let summary = "show an image's format, pixel size, frames, colour profile and, with --facts, its colours and placeholders"
-    static let help = """
-        Usage: imgcache info FILE [--json] [--facts [--size WxH ...] [--blurhash XxY]]
-
+    static let usage = "imgcache info FILE [--json] [--facts [--size WxH ...] [--blurhash XxY]]"
+    static let about = """
         Reads the headers of FILE without decoding pixels and prints its format (from the bytes),
         pixel size as displayed (after EXIF orientation), the frames the file holds (every GIF frame
         counted without being decoded), the GIF loop count (0 = forever, "none" = play once), the
@@ -21,14 +20,12 @@ enum InfoCommand: Command {
         and its top and bottom thirds whether white or black text reads better, with the WCAG
         contrast of each. An image over 100x100 is shrunk by area to fit 100x100 for all but the
         average.
-
-        Options:
-          --json              print one JSON object instead of lines
-          --facts             decode the image and add its facts
-          --blurhash XxY      BlurHash components across and down, 1-9 each (default 4x3)
-        \(TargetArguments.help)
-        \(ProcessingArguments.help)
         """
+    static let options: [OptionHelp] = [
+        OptionHelp("--json", "print one JSON object instead of lines"),
+        OptionHelp("--facts", "decode the image and add its facts"),
+        OptionHelp("--blurhash", "XxY", .text, "BlurHash components across and down, 1-9 each (default 4x3)"),
+    ] + TargetArguments.options + ProcessingArguments.options
 
     static func run(_ arguments: inout ArgumentList) throws {
         let json = arguments.flag("--json")

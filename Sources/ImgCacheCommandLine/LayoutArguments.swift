@@ -3,22 +3,33 @@ import ImgCache
 /// The options `layout`, `slice` and `overlay` share: which home-screen layout describes a
 /// screenshot of a given size.
 struct LayoutArguments {
-    static let help = """
-          --icons LAYOUT      small (icons with labels, the default) or large (iOS 18's large icons
-                              without labels)
-          --ios N             the iOS version on the screenshot: 14-15, 16-17 and 18 have measured
-                              tables; 26 and later are estimated from iOS 18 (default: the newest
-                              version with numbers for the screenshot's size, 26 for the 16 Pro's
-                              and for sizes no table has, else 18)
-          --strict            refuse a screenshot size that is no iPhone's (neither a measured
-                              table's nor a screen in 'imgcache devices') rather than give it to
-                              the layout model
-        """
+    static let options: [OptionHelp] = [
+        OptionHelp("--icons", "LAYOUT", .words(IconLayout.allCases.map(\.rawValue)), """
+            small (icons with labels, the default) or large (iOS 18's large icons
+            without labels)
+            """),
+        OptionHelp("--ios", "N", .text, """
+            the iOS version on the screenshot: 14-15, 16-17 and 18 have measured
+            tables; 26 and later are estimated from iOS 18 (default: the newest
+            version with numbers for the screenshot's size, 26 for the 16 Pro's
+            and for sizes no table has, else 18)
+            """),
+        OptionHelp("--strict", """
+            refuse a screenshot size that is no iPhone's (neither a measured
+            table's nor a screen in 'imgcache devices') rather than give it to
+            the layout model
+            """),
+    ]
 
-    static let deviceHelp = """
-          --device NAME       the phone (any name 'imgcache devices' lists): needed for 1125x2436
-                              screenshots, which the X/XS/11 Pro and the 12/13 mini share
-        """
+    static let deviceOptions: [OptionHelp] = [
+        OptionHelp("--device", "NAME", .words(LayoutArguments.deviceWords), """
+            the phone (any name 'imgcache devices' lists): needed for 1125x2436
+            screenshots, which the X/XS/11 Pro and the 12/13 mini share
+            """),
+    ]
+
+    /// `--device`'s words: every iPhone model name.
+    static let deviceWords = DeviceCatalog.devices.filter { $0.kind == .iPhone }.flatMap(\.models)
 
     var device: DeviceModel?
     var icons = IconLayout.small

@@ -4,25 +4,26 @@ import ImgCache
 enum LayoutCommand: Command {
     static let name = "layout"
     static let summary = "where each widget slot sits on an iPhone home screen, in pixels and points"
-    static let help = """
-        Usage: imgcache layout (--device NAME | --screenshot-size WxH) [options]
-
+    static var operands: OptionHelp.Value? { nil }
+    static let usage = "imgcache layout (--device NAME | --screenshot-size WxH) [options]"
+    static let about = """
         Prints every widget slot of an iPhone home screen (small top-left to large bottom) as a
         rectangle in the pixels of a portrait screenshot and in points (pixels / scale), with where
         the numbers come from: a measured table (the models it was measured on, and whether its
         source confirmed the row for that iOS version, in the source's words), or an estimate and
         its expected error; and where another published measurement of the same screen disagrees
         by more than 3 px. A phone with two rows of widgets has fewer slots.
-
-        Options:
-          --screenshot-size WxH  the screenshot's size in pixels (default: the --device's screen)
-        \(LayoutArguments.deviceHelp)
-        \(LayoutArguments.help)
-          --json              print one JSON object: the layout's screenshot size, scale, icons, iOS
-                              versions, source, models, "estimated", "confirmed", "provenance",
-                              "expected_error_px" (null when measured and confirmed),
-                              "other_sources" and its "slots", each with "pixels" and "points"
         """
+    static let options: [OptionHelp] = [
+        OptionHelp("--screenshot-size", "WxH", .text, "the screenshot's size in pixels (default: the --device's screen)"),
+    ] + LayoutArguments.deviceOptions + LayoutArguments.options + [
+        OptionHelp("--json", """
+            print one JSON object: the layout's screenshot size, scale, icons, iOS
+            versions, source, models, "estimated", "confirmed", "provenance",
+            "expected_error_px" (null when measured and confirmed),
+            "other_sources" and its "slots", each with "pixels" and "points"
+            """),
+    ]
 
     static func run(_ arguments: inout ArgumentList) throws {
         let layoutArguments = try LayoutArguments.parse(&arguments)

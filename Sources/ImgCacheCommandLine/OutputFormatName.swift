@@ -2,8 +2,11 @@ import ImgCache
 
 /// The output formats the command line names, by `--format` or by an output file's extension.
 enum OutputFormatName {
+    /// The names `--format` takes (`jpg` is also read as `jpeg`).
+    static let names = ["auto", "jpeg", "png", "gif", "webp", "webp-lossless", "avif"]
+
     /// The names `--format` takes, for messages.
-    static let formatNames = "auto, jpeg, png, gif, webp, webp-lossless or avif"
+    static let formatNames = names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")
 
     /// The format `name` (any case) names, at `quality`, or at the format's default when nil (85
     /// for JPEG and WebP, `AVIFEncoder.defaultQuality` for AVIF); nil for a name that is none.

@@ -6,21 +6,18 @@ import ImgCacheDrawing
 enum OverlayCommand: Command {
     static let name = "overlay"
     static let summary = "draw every widget slot over a home-screen screenshot, to check alignment"
-    static let help = """
-        Usage: imgcache overlay SCREENSHOT -o OUT.png [options]
-
+    static let usage = "imgcache overlay SCREENSHOT -o OUT.png [options]"
+    static let about = """
         Draws every widget slot of the screenshot's layout (see 'imgcache layout') over it: each
         slot outlined 2 pixels wide on its outermost pixels (small yellow, medium green, large
         pink) and labelled with its name and pixel origin, e.g. "medium-top 87,261"; at the
         top-left corner, the layout's size, icons and iOS version, and whether it was measured
         (on which models) or is ESTIMATED (with its expected error).
         The output has the screenshot's size; every other pixel is the screenshot's.
-
-        Options:
-          -o, --output OUT    the picture: PNG, or JPEG when OUT ends in .jpg (required)
-        \(LayoutArguments.deviceHelp)
-        \(LayoutArguments.help)
         """
+    static let options: [OptionHelp] = [
+        OptionHelp(["-o", "--output"], "OUT", .file, "the picture: PNG, or JPEG when OUT ends in .jpg (required)"),
+    ] + LayoutArguments.deviceOptions + LayoutArguments.options
 
     static func run(_ arguments: inout ArgumentList) throws {
         let layoutArguments = try LayoutArguments.parse(&arguments)

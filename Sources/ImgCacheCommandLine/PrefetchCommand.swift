@@ -8,9 +8,8 @@ import ImgCache
 enum PrefetchCommand: Command {
     static let name = "prefetch"
     static let summary = "fetch many URLs into the cache concurrently, with progress and a summary"
-    static let help = """
-        Usage: imgcache prefetch [FILE|-] [options]
-
+    static let usage = "imgcache prefetch [FILE|-] [options]"
+    static let about = """
         Reads URLs (or local paths), one a line, from FILE or standard input ('-' or no FILE) as
         it goes, keeping nothing per URL, so a list of millions can be given; blank lines and lines
         starting with '#' are skipped, and a line over 64 KiB is refused (counted as failed, not
@@ -20,19 +19,19 @@ enum PrefetchCommand: Command {
         terminal. Ends with a summary: how many came from the network, were revalidated or were
         already cached, and the first 100 failures with their reasons (then how many more).
         Exits 11 when any URL failed.
-
-        Options:
-        \(TargetArguments.help)
-        \(ProcessingArguments.help)
-        \(TargetArguments.cacheHelp)
-        \(RequestArguments.help)
-        \(FallbackImageOption.help)
-          --json              print the summary as JSON, each URL's item (its path or error) as it
-                              finishes, the totals after them
-          --metrics FILE      write the pipeline's metrics to FILE at exit, in Prometheus text format
-                              (requests by outcome, errors by kind, origin requests, bytes, stage
-                              durations), for a node exporter's textfile collector
         """
+    static let options: [OptionHelp] = TargetArguments.options + ProcessingArguments.options
+        + TargetArguments.cacheOptions + RequestArguments.options + FallbackImageOption.options + [
+        OptionHelp("--json", """
+            print the summary as JSON, each URL's item (its path or error) as it
+            finishes, the totals after them
+            """),
+        OptionHelp("--metrics", "FILE", .file, """
+            write the pipeline's metrics to FILE at exit, in Prometheus text format
+            (requests by outcome, errors by kind, origin requests, bytes, stage
+            durations), for a node exporter's textfile collector
+            """),
+    ]
 
     static func run(_ arguments: inout ArgumentList) throws {
         let fetch = try TargetArguments.parse(&arguments, cacheDirectory: true)

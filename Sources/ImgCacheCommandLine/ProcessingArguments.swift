@@ -4,16 +4,23 @@ import ImgCache
 /// on the resized pixels before they are encoded, the blur first (as Widget-Blur lays its overlay
 /// over its blur).
 struct ProcessingArguments {
-    static let help = """
-          --blur SIGMA        a Gaussian blur of SIGMA points, above 0 and at most 100: pixels =
-                              SIGMA x the target's scale (1 for --size without --scale), run on
-                              the resized image (part of a cached variant's key)
-          --tint TINT         laid over the image after any blur: light or dark (Widget-Blur's
-                              overlays), none (default), or a colour RRGGBB or RRGGBBAA, source-over
-        """
+    static let options: [OptionHelp] = [
+        OptionHelp("--blur", "SIGMA", .text, """
+            a Gaussian blur of SIGMA points, above 0 and at most 100: pixels =
+            SIGMA x the target's scale (1 for --size without --scale), run on
+            the resized image (part of a cached variant's key)
+            """),
+        OptionHelp("--tint", "TINT", .words(ProcessingArguments.tintWords), """
+            laid over the image after any blur: light or dark (Widget-Blur's
+            overlays), none (default), or a colour RRGGBB or RRGGBBAA, source-over
+            """),
+    ]
 
     /// `--blur`, in points; nil when not given.
     var blur: Double?
+    /// `--tint`'s named values (a colour is the other).
+    static let tintWords = ["light", "dark", "none"]
+
     /// `--tint`; nil when not given or `none`.
     var tint: Tint?
 

@@ -4,13 +4,15 @@ import ImgCache
 /// `--redis URL`, else `$IMGCACHE_REDIS`: the shared Redis tier of the verbs that fetch and of
 /// `cache stats`, its values authenticated with `$IMGCACHE_REDIS_SECRET` when that is set.
 enum RedisOption {
-    static let help = """
-          --redis URL         share originals and variants through Redis, redis://[:password@]host:port/db
-                              (default $IMGCACHE_REDIS; none when unset): looked up after the disk cache,
-                              written after each download, one download of a URL across the instances;
-                              $IMGCACHE_REDIS_SECRET (at least 32 hex digits, the same on every instance)
-                              authenticates every value, else anyone who can write to Redis chooses them
-        """
+    static let options: [OptionHelp] = [
+        OptionHelp("--redis", "URL", .text, """
+            share originals and variants through Redis, redis://[:password@]host:port/db
+            (default $IMGCACHE_REDIS; none when unset): looked up after the disk cache,
+            written after each download, one download of a URL across the instances;
+            $IMGCACHE_REDIS_SECRET (at least 32 hex digits, the same on every instance)
+            authenticates every value, else anyone who can write to Redis chooses them
+            """),
+    ]
 
     /// The tier's configuration from `option` (the value of `--redis`), else from
     /// `$IMGCACHE_REDIS` when it is set and not empty; nil when neither is. With

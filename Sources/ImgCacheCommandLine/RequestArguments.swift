@@ -4,38 +4,60 @@ import ImgCache
 /// The options `fetch` and `prefetch` share about how an image is requested and stored: headers,
 /// cache keys, cache and storage policies, and the format of the cached variant.
 struct RequestArguments {
-    static let help = """
-          -H, --header 'N: V' send this header with every download (repeatable); 'Name;' sends it
-                              empty. Names and values are checked (exit 2); credentials
-                              (Authorization, Cookie) are not sent on a redirect to another origin
-          --header-file FILE  headers from FILE, one 'Name: value' a line (blank lines and lines
-                              starting with '#' skipped), so that secrets stay out of the process list
-          --user-agent UA     the User-Agent header (default imgcache/VERSION)
-          --ignore-query L    query items left out of cache keys, comma-separated, case-insensitive;
-                              a trailing * is a prefix, e.g. 'X-Amz-*,Signature,Expires,token'
-                              (default $IMGCACHE_IGNORE_QUERY): presigned URLs of one object share it
-          --reload            revalidate the stored original even when fresh (a 304 downloads
-                              nothing) and render the variants again
-          --cache-only        never the network: a URL with nothing stored fails (fetch exits 13;
-                              prefetch lists it and exits 11)
-          --store WHAT        all (default), variants (the original is used once, never written)
-                              or none (nothing written; -o still writes the result to its file)
-          --format F          the cached variant's format: auto (default: GIF for several frames,
-                              else JPEG when opaque, else PNG), jpeg, png, gif, webp (every frame;
-                              lossy when opaque, else lossless), webp-lossless or avif (every
-                              frame, lossy; alpha kept). No heic: its encoder, x265, is GPL
-          --quality Q         JPEG, WebP or AVIF quality 1-100 of the cached variant (default 85;
-                              AVIF 63, imgproxy's)
-          --max-bytes N       the variant's byte cap: JPEG, WebP and AVIF at the largest quality up to
-                              Q that fits (WebP lossy then), other formats as they are; what cannot
-                              fit fails (exit 14)
-        \(EncoderArguments.help)
-        """
+    static let options: [OptionHelp] = [
+        OptionHelp(["-H", "--header"], "'N: V'", .text, """
+            send this header with every download (repeatable); 'Name;' sends it
+            empty. Names and values are checked (exit 2); credentials
+            (Authorization, Cookie) are not sent on a redirect to another origin
+            """),
+        OptionHelp("--header-file", "FILE", .file, """
+            headers from FILE, one 'Name: value' a line (blank lines and lines
+            starting with '#' skipped), so that secrets stay out of the process list
+            """),
+        OptionHelp("--user-agent", "UA", .text, "the User-Agent header (default imgcache/VERSION)"),
+        OptionHelp("--ignore-query", "L", .text, """
+            query items left out of cache keys, comma-separated, case-insensitive;
+            a trailing * is a prefix, e.g. 'X-Amz-*,Signature,Expires,token'
+            (default $IMGCACHE_IGNORE_QUERY): presigned URLs of one object share it
+            """),
+        OptionHelp("--reload", """
+            revalidate the stored original even when fresh (a 304 downloads
+            nothing) and render the variants again
+            """),
+        OptionHelp("--cache-only", """
+            never the network: a URL with nothing stored fails (fetch exits 13;
+            prefetch lists it and exits 11)
+            """),
+        OptionHelp("--store", "WHAT", .words(RequestArguments.storagePolicies.map(\.name)), """
+            all (default), variants (the original is used once, never written)
+            or none (nothing written; -o still writes the result to its file)
+            """),
+        OptionHelp("--format", "F", .words(OutputFormatName.names), """
+            the cached variant's format: auto (default: GIF for several frames,
+            else JPEG when opaque, else PNG), jpeg, png, gif, webp (every frame;
+            lossy when opaque, else lossless), webp-lossless or avif (every
+            frame, lossy; alpha kept). No heic: its encoder, x265, is GPL
+            """),
+        OptionHelp("--quality", "Q", .text, """
+            JPEG, WebP or AVIF quality 1-100 of the cached variant (default 85;
+            AVIF 63, imgproxy's)
+            """),
+        OptionHelp("--max-bytes", "N", .text, """
+            the variant's byte cap: JPEG, WebP and AVIF at the largest quality up to
+            Q that fits (WebP lossy then), other formats as they are; what cannot
+            fit fails (exit 14)
+            """),
+    ] + EncoderArguments.options
 
     var headers: [String: String] = [:]
     var userAgent: String?
     var ignoredQueryItems: [String] = []
     var cachePolicy = ImageRequest.CachePolicy.useCache
+    /// `--store`'s words and the policies they name.
+    static let storagePolicies: [(name: String, policy: ImageRequest.StoragePolicy)] = [
+        ("all", .all), ("variants", .variantsOnly), ("none", .none),
+    ]
+
     var storage = ImageRequest.StoragePolicy.all
     /// `--format`; nil when not given.
     var format: ImageRequest.OutputFormat?
@@ -64,7 +86,7 @@ struct RequestArguments {
         guard !(reload && cacheOnly) else { throw UsageError("--reload and --cache-only exclude each other") }
         result.cachePolicy = reload ? .reload : cacheOnly ? .cacheOnly : .useCache
         result.storage = try arguments.value("--store", expected: "all, variants or none") { word in
-            ["all": .all, "variants": .variantsOnly, "none": .none][word]
+            storagePolicies.first { $0.name == word }?.policy
         } ?? .all
         result.quality = try arguments.value("--quality", expected: "a number from 1 to 100") { word in
             Int(word).flatMap { (1...100).contains($0) ? $0 : nil }

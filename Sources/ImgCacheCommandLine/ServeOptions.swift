@@ -140,10 +140,13 @@ struct ServeOptions {
         return lines + variable.split(separator: ",").map(String.init)
     }
 
+    /// The formats `--auto-format` can name.
+    static let autoFormatChoices: [ImageFormat] = [.avif, .webp]
+
     /// `--auto-format`'s comma-separated formats, most preferred first: avif and webp.
     private static func autoFormats(_ list: String) throws -> [ImageFormat] {
         let names = list.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-        let formats = names.compactMap { name in [ImageFormat.avif, .webp].first { $0.rawValue == name } }
+        let formats = names.compactMap { name in autoFormatChoices.first { $0.rawValue == name } }
         guard formats.count == names.count, Set(formats).count == formats.count else {
             throw UsageError("--auto-format expects avif, webp or both, comma-separated, most preferred first; got '\(list)'")
         }

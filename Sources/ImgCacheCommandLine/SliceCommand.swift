@@ -5,40 +5,47 @@ import ImgCache
 enum SliceCommand: Command {
     static let name = "slice"
     static let summary = "cut the wallpaper behind a widget slot out of a home-screen screenshot"
-    static let help = """
-        Usage: imgcache slice SCREENSHOT|URL (--widget FAMILY --position POS | --all) [options]
-
+    static let usage = "imgcache slice SCREENSHOT|URL (--widget FAMILY --position POS | --all) [options]"
+    static let about = """
         Cuts out of a portrait home-screen screenshot (PNG or JPEG) exactly the pixels a widget at
         POS covers, at whole pixels with no resampling: the background a transparent widget shows.
         The layout follows from the screenshot's pixel size (see 'imgcache layout'). A URL (http,
         https or file) goes through the cache as with 'fetch': the screenshot is downloaded once
         and each slice is stored as a variant of it, so slicing it again downloads nothing.
-
-        Options:
-          --widget FAMILY     small, medium or large
-          --position POS      small: top-left, top-right, middle-left, middle-right, bottom-left,
-                              bottom-right; medium: top, middle, bottom; large: top, bottom (a large
-                              widget at bottom starts at the middle row)
-          --all               every slot of the layout, from one decode (one download for a URL)
-        \(LayoutArguments.deviceHelp)
-        \(LayoutArguments.help)
-          -o, --output OUT    the slice's file, PNG unless OUT ends in .jpg; with --all a folder,
-                              created if missing, that gets FAMILY-POSITION.png for every slot.
-                              Default for a SCREENSHOT file: FAMILY-POSITION.png in the current
-                              folder; for a URL: nothing is written, the cached slice's path is
-                              printed
-          --quality Q         JPEG quality 1-100 when OUT ends in .jpg (default 85)
-        \(EncoderArguments.help)
-          --blur SIGMA        blur the slice: a Gaussian of SIGMA points (pixels = SIGMA x the
-                              screen's scale), above 0 and at most 100
-          --tint TINT         after any blur: light or dark (Widget-Blur's overlays), none
-                              (default), or a colour RRGGBB or RRGGBBAA laid over it
-          --json              print a JSON object for the slice (an array with --all): its slot,
-                              "pixels" and "points", "path", "format", "bytes", the layout's
-                              screenshot, scale, source, "estimated" and "expected_error_px", and
-                              for a URL the "cache" outcome
-        \(TargetArguments.cacheHelp)
         """
+    static let options: [OptionHelp] = [
+        OptionHelp("--widget", "FAMILY", .words(WidgetFamily.allCases.filter { !SlotPosition.positions(for: $0).isEmpty }.map(\.rawValue)), "small, medium or large"),
+        OptionHelp("--position", "POS", .words(SlotPosition.allCases.map(\.rawValue)), """
+            small: top-left, top-right, middle-left, middle-right, bottom-left,
+            bottom-right; medium: top, middle, bottom; large: top, bottom (a large
+            widget at bottom starts at the middle row)
+            """),
+        OptionHelp("--all", "every slot of the layout, from one decode (one download for a URL)"),
+    ] + LayoutArguments.deviceOptions + LayoutArguments.options + [
+        OptionHelp(["-o", "--output"], "OUT", .file, """
+            the slice's file, PNG unless OUT ends in .jpg; with --all a folder,
+            created if missing, that gets FAMILY-POSITION.png for every slot.
+            Default for a SCREENSHOT file: FAMILY-POSITION.png in the current
+            folder; for a URL: nothing is written, the cached slice's path is
+            printed
+            """),
+        OptionHelp("--quality", "Q", .text, "JPEG quality 1-100 when OUT ends in .jpg (default 85)"),
+    ] + EncoderArguments.options + [
+        OptionHelp("--blur", "SIGMA", .text, """
+            blur the slice: a Gaussian of SIGMA points (pixels = SIGMA x the
+            screen's scale), above 0 and at most 100
+            """),
+        OptionHelp("--tint", "TINT", .words(ProcessingArguments.tintWords), """
+            after any blur: light or dark (Widget-Blur's overlays), none
+            (default), or a colour RRGGBB or RRGGBBAA laid over it
+            """),
+        OptionHelp("--json", """
+            print a JSON object for the slice (an array with --all): its slot,
+            "pixels" and "points", "path", "format", "bytes", the layout's
+            screenshot, scale, source, "estimated" and "expected_error_px", and
+            for a URL the "cache" outcome
+            """),
+    ] + TargetArguments.cacheOptions
 
     /// What was asked: the slots, where they go and in what format.
     private struct Job {

@@ -7,6 +7,9 @@ extension TargetArguments {
         case todayCompact
         case todayExpanded
 
+        /// Every `--widget` word: the WidgetKit families, then the Today modes.
+        static let names = WidgetFamily.allCases.map(\.rawValue) + ["today-compact", "today-expanded"]
+
         init?(name: String) {
             switch name {
             case "today-compact": self = .todayCompact

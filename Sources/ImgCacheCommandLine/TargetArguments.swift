@@ -4,63 +4,95 @@ import ImgCache
 /// The options `decode`, `fetch` and `prefetch` share: the target, how to fit it, which frames to
 /// keep, the colour policy and, for the verbs that use it, the cache folder.
 struct TargetArguments {
-    static let help = """
-          --device NAMES      a device from 'imgcache devices', with --widget: the widget's pixel size;
-                              several, comma-separated, or 'all', 'iphones', 'ipads' (fetch, prefetch)
-          --widget FAMILIES   small, medium, large, extra-large (iPad) or accessory-circular,
-                              accessory-rectangular, accessory-inline, or an iOS 10 Today widget:
-                              today-compact, today-expanded; several, comma-separated (fetch,
-                              prefetch). A size no source publishes is estimated for one device
-                              (the iPhone Air's widgets), with a note on standard error; with
-                              several targets, unpublished sizes are skipped with a note
-          --text-size SIZE    today-compact: xs, s, m, l, xl, xxl or xxxl (default l, 110 pt high)
-          --entry WHERE       today-expanded: today-view (default) or notification-center
-          --landscape         today-expanded: the landscape height
-          --size WxH          the target in pixels (at most 65535 a side and 16,777,216 pixels, as
-                              4096x4096: exit 5 over that), or in points when --scale is given;
-                              Wx or xH gives one side, the other following the source (fit only)
-          --scale N           the screen scale of --size in points, above 0 and at most 16:
-                              pixels = round(points x scale)
-          --mode MODE         fit, fill, crop or pad; default crop with --widget (the widget's exact
-                              pixels), fit otherwise. pad fits inside the target and fills the rest
-                              with --background, so the output has exactly the target's pixels
-          --gravity WHERE     which part a crop keeps, or where pad places the image: center
-                              (default), north, south, east, west, north-east, north-west,
-                              south-east, south-west, or (a crop only) smart: the part of most
-                              interest (edges, skin tones, saturation, as vips's attention crop)
-          --focus X,Y         a crop keeps the part around this point, in fractions of the source's
-                              width and height from its top left (0.3,0.2), as far as the source allows
-          --background COLOR  RRGGBB or RRGGBBAA hex: pad's fill, and what translucent pixels are
-                              composited over (default: none; pad leaves transparent pixels and JPEG
-                              output is flattened over white)
-          --upscale           allow scaling a smaller source up (default: never)
-          --max-frames N      most frames kept from an animation, 1 to 10000 (default 50)
-          --budget BYTES      memory the kept frames may take, 0 to 64MB (default 15MB; 1 MB = 2^20 B);
-                              frames kept = min(max frames, budget / (width x height x 4)), at least 1
-          --poster            keep one still, the frame that shows an animation best (WidgetKit does
-                              not animate): the highest luminance contrast among the first
-                              --max-frames, a later one only when over 2% better, decoding stopped
-                              3 frames after a non-blank best; printed as "poster frame I of N decoded"
-          --timeline-entries N  the image is one of N entries (1 to 1000) of a widget's timeline, which
-                              share --extension's memory: each entry's frames get (limit - 10MB
-                              reserved) / N bytes (the --budget when less); an image whose one frame
-                              is over that exits 15 (serve 413), unless --fit-budget
-          --extension WHICH   widgetkit (30MB, default) or today (16MB): the memory of --timeline-entries
-          --fit-budget        with --timeline-entries, make an image over its entry's budget as large
-                              as fits instead (the same aspect, whole pixels)
-          --color POLICY      the source's colour profile (ICC, or PNG sRGB/gAMA/cHRM): convert to
-                              sRGB (default), keep it (pixels unconverted, the profile embedded in
-                              JPEG and PNG output; GIF cannot carry one) or ignore it
-        """
+    static let options: [OptionHelp] = [
+        OptionHelp("--device", "NAMES", .list(TargetArguments.deviceWords), """
+            a device from 'imgcache devices', with --widget: the widget's pixel size;
+            several, comma-separated, or 'all', 'iphones', 'ipads' (fetch, prefetch)
+            """),
+        OptionHelp("--widget", "FAMILIES", .list(Widget.names), """
+            small, medium, large, extra-large (iPad) or accessory-circular,
+            accessory-rectangular, accessory-inline, or an iOS 10 Today widget:
+            today-compact, today-expanded; several, comma-separated (fetch,
+            prefetch). A size no source publishes is estimated for one device
+            (the iPhone Air's widgets), with a note on standard error; with
+            several targets, unpublished sizes are skipped with a note
+            """),
+        OptionHelp("--text-size", "SIZE", .words(TodayTextSize.allCases.map(\.rawValue)), "today-compact: xs, s, m, l, xl, xxl or xxxl (default l, 110 pt high)"),
+        OptionHelp("--entry", "WHERE", .words(TodayEntry.allCases.map(\.rawValue)), "today-expanded: today-view (default) or notification-center"),
+        OptionHelp("--landscape", "today-expanded: the landscape height"),
+        OptionHelp("--size", "WxH", .text, """
+            the target in pixels (at most 65535 a side and 16,777,216 pixels, as
+            4096x4096: exit 5 over that), or in points when --scale is given;
+            Wx or xH gives one side, the other following the source (fit only)
+            """),
+        OptionHelp("--scale", "N", .text, """
+            the screen scale of --size in points, above 0 and at most 16:
+            pixels = round(points x scale)
+            """),
+        OptionHelp("--mode", "MODE", .words(ContentMode.allCases.map(\.rawValue)), """
+            fit, fill, crop or pad; default crop with --widget (the widget's exact
+            pixels), fit otherwise. pad fits inside the target and fills the rest
+            with --background, so the output has exactly the target's pixels
+            """),
+        OptionHelp("--gravity", "WHERE", .words(CropGravity.named.map(\.name)), """
+            which part a crop keeps, or where pad places the image: center
+            (default), north, south, east, west, north-east, north-west,
+            south-east, south-west, or (a crop only) smart: the part of most
+            interest (edges, skin tones, saturation, as vips's attention crop)
+            """),
+        OptionHelp("--focus", "X,Y", .text, """
+            a crop keeps the part around this point, in fractions of the source's
+            width and height from its top left (0.3,0.2), as far as the source allows
+            """),
+        OptionHelp("--background", "COLOR", .text, """
+            RRGGBB or RRGGBBAA hex: pad's fill, and what translucent pixels are
+            composited over (default: none; pad leaves transparent pixels and JPEG
+            output is flattened over white)
+            """),
+        OptionHelp("--upscale", "allow scaling a smaller source up (default: never)"),
+        OptionHelp("--max-frames", "N", .text, "most frames kept from an animation, 1 to 10000 (default 50)"),
+        OptionHelp("--budget", "BYTES", .text, """
+            memory the kept frames may take, 0 to 64MB (default 15MB; 1 MB = 2^20 B);
+            frames kept = min(max frames, budget / (width x height x 4)), at least 1
+            """),
+        OptionHelp("--poster", """
+            keep one still, the frame that shows an animation best (WidgetKit does
+            not animate): the highest luminance contrast among the first
+            --max-frames, a later one only when over 2% better, decoding stopped
+            3 frames after a non-blank best; printed as "poster frame I of N decoded"
+            """),
+        OptionHelp("--timeline-entries", "N", .text, """
+            the image is one of N entries (1 to 1000) of a widget's timeline, which
+            share --extension's memory: each entry's frames get (limit - 10MB
+            reserved) / N bytes (the --budget when less); an image whose one frame
+            is over that exits 15 (serve 413), unless --fit-budget
+            """),
+        OptionHelp("--extension", "WHICH", .words(ExtensionMemory.allCases.map(\.rawValue)), "widgetkit (30MB, default) or today (16MB): the memory of --timeline-entries"),
+        OptionHelp("--fit-budget", """
+            with --timeline-entries, make an image over its entry's budget as large
+            as fits instead (the same aspect, whole pixels)
+            """),
+        OptionHelp("--color", "POLICY", .words(ColorPolicy.allCases.map(\.rawValue)), """
+            the source's colour profile (ICC, or PNG sRGB/gAMA/cHRM): convert to
+            sRGB (default), keep it (pixels unconverted, the profile embedded in
+            JPEG and PNG output; GIF cannot carry one) or ignore it
+            """),
+    ]
 
-    static let cacheHelp = """
-          --cache-dir DIR     the cache folder (default $IMGCACHE_DIR, else $XDG_CACHE_HOME/imgcache,
-                              else ~/.cache/imgcache): new, empty or an imgcache cache, else exit 6
-          --allowed-hosts L   fetch http(s) URLs, and follow redirects, only to these hosts: names and
-                              *.domain patterns, comma-separated (default: any host; exit 12 otherwise).
-                              Names, not addresses: no defence against DNS rebinding
-        \(RedisOption.help)
-        """
+    static let cacheOptions: [OptionHelp] = [
+        OptionHelp("--cache-dir", "DIR", .directory, """
+            the cache folder (default $IMGCACHE_DIR, else $XDG_CACHE_HOME/imgcache,
+            else ~/.cache/imgcache): new, empty or an imgcache cache, else exit 6
+            """),
+        OptionHelp("--allowed-hosts", "L", .text, """
+            fetch http(s) URLs, and follow redirects, only to these hosts: names and
+            *.domain patterns, comma-separated (default: any host; exit 12 otherwise).
+            Names, not addresses: no defence against DNS rebinding
+            """),
+    ] + RedisOption.options
+
+    /// `--device`'s words: every model name, and the groups 'all', 'iphones' and 'ipads'.
+    static let deviceWords = ["all", "iphones", "ipads"] + DeviceCatalog.devices.flatMap(\.models)
 
     /// Every target asked for; empty when none was (the source size is kept).
     var targets: [ImageTarget] = []

@@ -74,7 +74,7 @@ final class ImageFactsTests: XCTestCase {
             let numbers = try ["blurhash_mean", "blurhash_max", "thumbhash_mean", "thumbhash_max"].map { try XCTUnwrap(result[$0] as? Double, $0) }
             print("\(file) at \(bitmap.size): BlurHash \(facts.blurHash) (reference \(result["reference_blurhash"] ?? "")), "
                 + "decoded 32x32 mean/max difference \(numbers[0])/\(numbers[1]); ThumbHash \(numbers[2])/\(numbers[3])")
-            // The bounds the README states, per channel value 0...255 of 32 x 32 decoded pictures:
+            // The bounds docs/processing.md states, per channel value 0...255 of 32 x 32 decoded pictures:
             // a mean of 4 (BlurHash's 19 levels a component make a one-level step show as a
             // single pixel's larger difference, bounded by 40).
             XCTAssertLessThanOrEqual(numbers[0], 4, file)

@@ -70,23 +70,6 @@ final class ImageProcessingTests: XCTestCase {
         }
     }
 
-    /// The README's example processor, as it is printed there.
-    private struct Grayscale: ImageProcessing {
-        var identifier: String { "grayscale" }
-        func process(_ image: DecodedImage, context: ImageProcessingContext) throws -> DecodedImage {
-            var image = image
-            for index in image.frames.indices {
-                var pixels = image.frames[index].bitmap.pixels
-                for offset in stride(from: 0, to: pixels.count, by: 4) {
-                    let luma = (54 * Int(pixels[offset]) + 183 * Int(pixels[offset + 1]) + 19 * Int(pixels[offset + 2])) >> 8
-                    pixels.replaceSubrange(offset..<offset + 3, with: repeatElement(UInt8(luma), count: 3))
-                }
-                image.frames[index].bitmap = try Bitmap(size: image.frames[index].bitmap.size, pixels: pixels)
-            }
-            return image
-        }
-    }
-
     private struct Refusal: Error {}
 
     private let source = URL(string: "https://example.test/scene.png")!
@@ -148,22 +131,6 @@ final class ImageProcessingTests: XCTestCase {
         // Requests compare by their processors' identifiers.
         XCTAssertEqual(ImageRequest(url: source, processors: [Invert()]), ImageRequest(url: source, processors: [Invert()]))
         XCTAssertNotEqual(ImageRequest(url: source, processors: [Invert()]), ImageRequest(url: source))
-    }
-
-    func testTheReadmesGrayscaleExampleMakesGreyPixelsOfTheirLuma() async throws {
-        let loader = try servedLoader()
-        let target = ImageTarget.pixels(PixelSize(width: 30, height: 20))
-        let pipeline = try loader.pipeline(root: root)
-        let colour = try await pipeline.image(for: ImageRequest(url: source, target: target, outputFormat: .png))
-        let grey = try await pipeline.image(for: ImageRequest(url: source, target: target, outputFormat: .png, processors: [Grayscale()]))
-        let (before, after) = (colour.image.frames[0].bitmap.pixels, grey.image.frames[0].bitmap.pixels)
-        for offset in stride(from: 0, to: before.count, by: 4) {
-            let (red, green, blue) = (Int(before[offset]), Int(before[offset + 1]), Int(before[offset + 2]))
-            let weighted: Int = 54 * red + 183 * green + 19 * blue
-            let luma = UInt8(weighted >> 8)
-            XCTAssertEqual(Array(after[offset..<offset + 4]), [luma, luma, luma, before[offset + 3]])
-        }
-        XCTAssertTrue(grey.variantKey.hasSuffix(";process=grayscale"))
     }
 
     func testEveryFrameOfAnAnimationIsProcessed() async throws {

@@ -39,11 +39,14 @@ extension CommandRunner {
         return try jsonArray(result.output)
     }
 
-    /// The User-Agent `imgcache` sends by default: `imgcache/` and the version `--version` prints.
+    /// The User-Agent `imgcache` sends by default: `imgcache/` and the version `--version` prints
+    /// (its second word, before the commit).
     static func defaultUserAgent() throws -> String {
         let result = try run("imgcache", ["--version"])
         XCTAssertEqual(result.status, 0, result.errors)
-        return result.output.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: "imgcache ", with: "imgcache/")
+        let words = result.output.split(separator: " ")
+        XCTAssertGreaterThan(words.count, 1, result.output)
+        return "imgcache/" + (words.count > 1 ? words[1] : "")
     }
 }
 

@@ -2,17 +2,17 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// The README's service example (Samples/ServiceExample/main.swift), run against nginx: the code in
-/// the README is the file, which the package builds.
+/// The service example of docs/library.md (Samples/ServiceExample/main.swift), run against nginx: the
+/// code on that page is the file, which the package builds.
 final class ServiceExampleTests: XCTestCase {
     private static let repository = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    func testTheREADMEShowsTheExampleAsItIs() throws {
-        let readme = try String(contentsOf: Self.repository.appendingPathComponent("README.md"), encoding: .utf8)
+    func testTheLibraryPageShowsTheExampleAsItIs() throws {
+        let page = try String(contentsOf: Self.repository.appendingPathComponent("docs/library.md"), encoding: .utf8)
         let example = try String(
             contentsOf: Self.repository.appendingPathComponent("Samples/ServiceExample/main.swift"), encoding: .utf8)
-        XCTAssertTrue(readme.contains("```swift\n" + example + "```\n"), "README's service example differs from the file")
+        XCTAssertTrue(page.contains("```swift\n" + example + "```\n"), "docs/library.md's service example differs from the file")
     }
 
     func testTheExamplePreparesAWidgetImageAndASecondInstanceFindsItInTheSharedTier() async throws {

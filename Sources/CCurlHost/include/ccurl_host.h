@@ -11,7 +11,8 @@
  * query: about 100 bytes a request once the allocator rounds them up, 100 MB over a million URLs).
  * This definition, in the program that links ImgCache, is the one the dynamic linker binds that call
  * to; it answers the same and frees everything (as upstream swift-corelibs-foundation does since its
- * IPv6 fix, #5498). */
+ * IPv6 fix, #5498). A program that links FoundationNetworking statically binds the call here with
+ * the linker's `--wrap=CFURLSessionCurlHostIsEqual` (Packaging/deb/build.sh does). */
 bool CFURLSessionCurlHostIsEqual(const char *url, const char *expected_host);
 
 #endif

@@ -17,6 +17,7 @@ public struct CacheEntry: Sendable, Hashable {
     public let fileName: String
     /// The file holding the bytes; it is complete whenever the entry is returned.
     public let fileURL: URL
+    /// Whether the entry is an original or a variant, and if a variant, of which original.
     public let kind: Kind
     /// Size of the file in bytes.
     public let byteCount: Int

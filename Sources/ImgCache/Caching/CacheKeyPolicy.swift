@@ -21,6 +21,8 @@ public struct CacheKeyPolicy: Sendable {
 
     private var patterns: [(name: String, isPrefix: Bool)]
 
+    /// A policy that leaves out the query items `ignoredQueryItems` names (default none) and then
+    /// applies `transform` (default nil). `ImagePipeline` refuses a policy `validate()` rejects.
     public init(ignoredQueryItems: [String] = [], transform: (@Sendable (URL) -> String)? = nil) {
         self.ignoredQueryItems = ignoredQueryItems
         self.transform = transform

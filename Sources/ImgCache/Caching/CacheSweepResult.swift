@@ -9,6 +9,7 @@ public struct CacheSweepResult: Sendable, Equatable {
     /// Bytes of the files left.
     public var remainingBytes: Int
 
+    /// A result with the given counts and bytes, each 0 by default.
     public init(removedCount: Int = 0, removedBytes: Int = 0, remainingCount: Int = 0, remainingBytes: Int = 0) {
         self.removedCount = removedCount
         self.removedBytes = removedBytes

@@ -2,9 +2,13 @@
 public struct CacheVerifyReport: Sendable, Equatable {
     /// A row whose file exists with another size than recorded.
     public struct SizeMismatch: Sendable, Equatable {
+        /// The key of the row.
         public var key: String
+        /// The row's file name under data/.
         public var fileName: String
+        /// The size the row records.
         public var indexedBytes: Int
+        /// The size of the file on disk.
         public var fileBytes: Int
     }
 
@@ -17,6 +21,7 @@ public struct CacheVerifyReport: Sendable, Equatable {
     public var missingFiles: [String]
     /// Names the cache gives, in data/, that no row refers to.
     public var orphanFiles: [String]
+    /// Rows whose file exists with another size than recorded.
     public var sizeMismatches: [SizeMismatch]
     /// Paths of the cache's temporary files left in tmp/ by writers that have ended (or an hour old).
     public var staleTemporaryFiles: [String]

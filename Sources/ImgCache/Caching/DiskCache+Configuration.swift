@@ -35,6 +35,7 @@ extension DiskCache {
         /// `ImgCacheError.cacheIndex`. Default 10 seconds.
         public var lockTimeout: TimeInterval
 
+        /// A configuration with each setting at the default its property states unless given.
         public init(
             root: URL = Configuration.defaultRoot(),
             sizeLimit: Int = 256 * 1024 * 1024,

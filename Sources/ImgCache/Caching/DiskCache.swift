@@ -26,6 +26,7 @@ import Synchronization
 /// Processes sharing a folder must see each other's process ids (one host or container): liveness
 /// checks decide which temporary files are leftovers and whether a process ended without closing.
 public final class DiskCache: Sendable {
+    /// The configuration the cache was opened with.
     public let configuration: Configuration
     let folder: CacheFolder
     let state: Mutex<State>
@@ -140,10 +141,14 @@ public final class DiskCache: Sendable {
     /// goes over the limit it sweeps, sparing the new entry.
     ///
     /// - Parameters:
+    ///   - data: the bytes to store.
+    ///   - key: the entry's key (an original's URL key, or a variant's).
     ///   - kind: `.original` (default) names the file after the URL path's extension of `key`;
     ///     `.variant(of:)` links the entry to its original and names the file after `format`.
     ///   - format: the variant's output format; ignored for originals. Default nil (no extension).
-    ///   - contentType, etag, lastModified: stored as given. Default nil.
+    ///   - contentType: the response's Content-Type, stored as given. Default nil.
+    ///   - etag: the response's ETag, stored as given for revalidation. Default nil.
+    ///   - lastModified: the response's Last-Modified, stored as given for revalidation. Default nil.
     ///   - expiresAt: when the stored response stops being fresh. Default nil (never).
     ///   - durable: false skips the file's fsync even under `syncWrites`, for data that is cheap to
     ///     make again and checked when read (image facts). Default true.

@@ -10,6 +10,8 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     public let maxEntryShare: Double
     private let storage: Mutex<Storage>
 
+    /// An empty cache keeping at most `costLimit` (default 64 MiB; a negative limit counts as 0)
+    /// and no value over `maxEntryShare` of it (default 0.25, clamped to 0...1).
     public init(costLimit: Int = 64 * 1024 * 1024, maxEntryShare: Double = 0.25) {
         self.costLimit = max(0, costLimit)
         self.maxEntryShare = min(max(maxEntryShare, 0), 1)
@@ -41,6 +43,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
         storage.withLock { $0.remove(key) }
     }
 
+    /// Drops every value.
     public func removeAll() {
         storage.withLock { $0 = Storage() }
     }

@@ -15,6 +15,7 @@ public struct RedisConfiguration: Sendable, Hashable {
     /// Sent with AUTH on every new connection when not nil (with `username` when that is set too,
     /// for Redis 6 ACLs). Default nil.
     public var username: String?
+    /// The password sent with AUTH on every new connection when not nil. Default nil.
     public var password: String?
     /// The key of the HMAC-SHA256 that authenticates every value written and read: a value whose
     /// tag does not verify under it (written by an instance without the secret or with another,
@@ -68,12 +69,16 @@ public struct RedisConfiguration: Sendable, Hashable {
     /// The first and the longest pause between two looks for a value another instance is
     /// downloading: 10 ms, doubling up to 200 ms. Each at least 1 ms, the first not over the longest.
     public var leasePollStart: TimeInterval
+    /// The longest pause between two looks for a value another instance holds the lease for (see
+    /// `leasePollStart`). Default 200 ms.
     public var leasePollMax: TimeInterval
     /// After a failure (connection refused, time-out, a broken connection) Redis is skipped for
     /// this long before it is tried again; each further failure doubles it, up to
     /// `retryAfterFailureMax`. Default 1 s, at most 30 s; each 1 ms to an hour, the first not
     /// over the longest.
     public var retryAfterFailure: TimeInterval
+    /// The longest Redis is skipped after consecutive failures (see `retryAfterFailure`). Default
+    /// 30 s.
     public var retryAfterFailureMax: TimeInterval
 
     /// Parses `redis://[[username]:password@]host[:port][/db]` (password and username

@@ -14,6 +14,8 @@ import Synchronization
 /// the same transaction as the value) less that grace, so that instances whose wall clocks
 /// differ agree on it. With `RedisConfiguration.secret`, every value is authenticated.
 public final class RedisTier: Sendable {
+    /// The configuration the tier was made with, as given (an invalid one leaves the tier without
+    /// Redis).
     public let configuration: RedisConfiguration
     /// Nil when the configuration is invalid: the tier then serves without Redis.
     private let client: RedisClient?

@@ -3,11 +3,16 @@ import CLCMS
 extension ColorProfile {
     /// A white point and three primaries as CIE xy, as PNG's cHRM chunk stores them.
     public struct Chromaticities: Sendable {
+        /// The white point's CIE xy coordinates.
         public var white: (x: Double, y: Double)
+        /// The red primary's CIE xy coordinates.
         public var red: (x: Double, y: Double)
+        /// The green primary's CIE xy coordinates.
         public var green: (x: Double, y: Double)
+        /// The blue primary's CIE xy coordinates.
         public var blue: (x: Double, y: Double)
 
+        /// Chromaticities from a white point and three primaries, each as CIE xy.
         public init(white: (x: Double, y: Double), red: (x: Double, y: Double), green: (x: Double, y: Double), blue: (x: Double, y: Double)) {
             self.white = white
             self.red = red

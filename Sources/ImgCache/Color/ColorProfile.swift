@@ -7,16 +7,23 @@ import CLCMS
 public struct ColorProfile: Sendable, Hashable {
     /// The colour spaces an image's pixels can be stored in, and a profile can describe.
     public enum ColorSpace: String, Sendable, Hashable {
-        case rgb, gray, cmyk
+        /// Red, green and blue.
+        case rgb
+        /// One grey channel.
+        case gray
+        /// Cyan, magenta, yellow and black (JPEG only).
+        case cmyk
     }
 
     /// Why a profile cannot be used: it is then ignored and the pixels are taken as sRGB.
     public struct Malformed: Error, Sendable, Hashable {
+        /// What is wrong with the profile, in words, for logs and error messages.
         public var reason: String
     }
 
     /// The profile as stored (or as built from PNG chunks), at most `maxByteCount` bytes.
     public let iccBytes: [UInt8]
+    /// The colour space of the pixels the profile describes (its data colour space).
     public let colorSpace: ColorSpace
     /// The profile's description tag in English, e.g. "Display P3"; "unnamed profile" when it has none.
     public private(set) var description: String

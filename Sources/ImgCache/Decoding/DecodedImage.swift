@@ -1,9 +1,12 @@
 /// One decoded frame: its pixels at the output size and how long it is shown.
 public struct ImageFrame: Sendable, Equatable {
+    /// The frame's pixels, at the output size.
     public var bitmap: Bitmap
     /// Delay before the next frame in hundredths of a second, as stored in the file (0 for stills).
     public var delayCentiseconds: Int
 
+    /// A frame of `bitmap` shown for `delayCentiseconds` hundredths of a second (default 0: a
+    /// still).
     public init(bitmap: Bitmap, delayCentiseconds: Int = 0) {
         self.bitmap = bitmap
         self.delayCentiseconds = delayCentiseconds
@@ -18,6 +21,7 @@ public struct ImageFrame: Sendable, Equatable {
 
 /// What a decode found out about the source, known once the first frame is read.
 public struct ImageInfo: Sendable, Equatable {
+    /// The source's format.
     public var format: ImageFormat
     /// Size of the source as displayed (after EXIF orientation), or of an animation's canvas.
     public var sourceSize: PixelSize
@@ -33,6 +37,8 @@ public struct ImageInfo: Sendable, Equatable {
     /// nil for other decodes. Default nil.
     public var poster: PosterChoice?
 
+    /// What a decoder reports; each value not given is at the default its property states (`poster`
+    /// is nil).
     public init(
         format: ImageFormat, sourceSize: PixelSize, orientation: ImageOrientation = .up,
         loopCount: Int? = nil, isTruncated: Bool = false, colorProfile: SourceColorProfile = .none
@@ -48,9 +54,12 @@ public struct ImageInfo: Sendable, Equatable {
 
 /// A decoded image: what was learned of the source and the frames kept, all of one size.
 public struct DecodedImage: Sendable, Equatable {
+    /// What the decode learned of the source.
     public var info: ImageInfo
+    /// The frames kept, in the file's order; at least one in an image a decoder returns.
     public var frames: [ImageFrame]
 
+    /// An image of `frames` (at least one, all of one size: `size` reads the first) with `info`.
     public init(info: ImageInfo, frames: [ImageFrame]) {
         self.info = info
         self.frames = frames

@@ -15,6 +15,8 @@ public struct DecodingLimits: Sendable, Hashable {
     /// progressive JPEG's coefficients: 3 bytes a pixel for 4:2:0 colour). Default 128 MiB.
     public var maxWorkingBytes: Int
 
+    /// Limits with each value at the default its property states unless given; a decode refuses a
+    /// limit that is not positive with `invalidArgument`.
     public init(
         maxPixelsPerFrame: Int = 100_000_000, maxTotalPixels: Int = 1_000_000_000, maxOutputPixels: Int = 4096 * 4096,
         maxWorkingBytes: Int = 128 << 20

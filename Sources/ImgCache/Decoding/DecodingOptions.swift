@@ -41,6 +41,9 @@ public struct DecodingOptions: Sendable, Hashable {
     /// Default nil: no timeline.
     public var timeline: TimelineBudget?
 
+    /// Options with each value at the default its property states unless given; a decode refuses a
+    /// value out of its range with `invalidArgument` (`dimensionsOverLimit` for a target over
+    /// `limits.maxOutputPixels`).
     public init(
         targetSize: PixelSize? = nil,
         sourceRegion: PixelRect? = nil,

@@ -63,9 +63,12 @@ public enum ImageDecoder {
     /// 1/8, every target needing that scale resampled from the same rows).
     ///
     /// - Parameters:
+    ///   - source: the encoded image.
     ///   - targets: the options of each target; they must share `limits`, `acceptsTruncatedData`,
     ///     `appliesOrientation` and `colorPolicy` (`invalidArgument` otherwise).
     ///   - passBudgetBytes: default `defaultPassBudgetBytes` (64 MiB).
+    ///   - onImage: receives each target's index in `targets` and its image; a throw stops the
+    ///     decode and is rethrown.
     public static func decode(
         _ source: ImageSource, targets: [DecodingOptions], passBudgetBytes: Int = defaultPassBudgetBytes,
         onImage: @Sendable (Int, DecodedImage) throws -> Void

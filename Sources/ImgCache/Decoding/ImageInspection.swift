@@ -2,6 +2,7 @@ import Foundation
 
 /// What an image's headers say, read without decoding any pixels.
 public struct ImageInspection: Sendable, Equatable {
+    /// The format, from the file's magic bytes.
     public var format: ImageFormat
     /// Pixel size as displayed (after EXIF orientation), or an animation's canvas.
     public var size: PixelSize
@@ -15,6 +16,8 @@ public struct ImageInspection: Sendable, Equatable {
     /// Default `.none`.
     public var colorProfile: SourceColorProfile
 
+    /// What `ImageDecoder.inspect(_:)` reports; each value not given is at the default its property
+    /// states.
     public init(
         format: ImageFormat, size: PixelSize, orientation: ImageOrientation = .up, frameCount: Int = 1,
         loopCount: Int? = nil, colorProfile: SourceColorProfile = .none

@@ -3,6 +3,7 @@ import Foundation
 /// Where encoded image bytes come from. A file is read in small pieces as the decoder needs them,
 /// so decoding a large file does not hold the whole file in memory.
 public enum ImageSource: Sendable {
+    /// Bytes already in memory.
     case data(Data)
     /// The file at `path`, opened by each decode: what is there then is what is read.
     case file(path: String)

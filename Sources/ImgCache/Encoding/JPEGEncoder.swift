@@ -7,7 +7,10 @@ public enum JPEGEncoder {
     /// Quality used when none is given: 85.
     public static let defaultQuality = 85
 
+    /// Encodes `bitmap` (its RGBA pixels) as a JPEG file's bytes.
+    ///
     /// - Parameters:
+    ///   - bitmap: the pixels to encode.
     ///   - quality: 1 (smallest) to 100 (best). Default 85.
     ///   - background: colour under translucent pixels, as RGB. Default white.
     ///   - iccProfile: an RGB ICC profile to embed in APP2 segments (at most

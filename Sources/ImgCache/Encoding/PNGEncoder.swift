@@ -16,7 +16,10 @@ public enum PNGEncoder {
     /// The palette sizes `paletteColors` may take: 2 to 256.
     public static let paletteColorRange = 2...256
 
+    /// Encodes `bitmap` as a PNG file's bytes.
+    ///
     /// - Parameters:
+    ///   - bitmap: the pixels to encode.
     ///   - compressionLevel: libdeflate's level, 0 (stored) to 12 (smallest). Default 6.
     ///   - iccProfile: an RGB ICC profile to embed in an iCCP chunk (at most
     ///     `ColorProfile.maxByteCount` bytes), as `ColorPolicy.keep` asks. Default nil: none.

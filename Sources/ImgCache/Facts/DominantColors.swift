@@ -8,9 +8,12 @@
 public struct DominantColors: Sendable, Equatable {
     /// A colour and the share of the image (0...1, by alpha-weighted pixels) nearest to it.
     public struct Entry: Sendable, Equatable, Codable {
+        /// The cluster's colour (opaque).
         public let color: RGBAColor
+        /// The share of the image nearest to `color`, 0...1.
         public let share: Double
 
+        /// An entry of `color` covering `share` of the image.
         public init(color: RGBAColor, share: Double) {
             self.color = color
             self.share = share

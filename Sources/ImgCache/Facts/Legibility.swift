@@ -10,7 +10,10 @@
 public struct Legibility: Sendable, Equatable, Codable {
     /// The text colour that reads better over a region.
     public enum TextColor: String, Sendable, Codable {
-        case white, black
+        /// White text.
+        case white
+        /// Black text.
+        case black
     }
 
     /// One region's verdict.
@@ -40,6 +43,7 @@ public struct Legibility: Sendable, Equatable, Codable {
     /// The share of a region allowed to be worse than the luminance its text is measured against.
     static let tolerance = 0.1
 
+    /// The whole image.
     public let whole: Region
     /// The top third of the rows (at least one).
     public let top: Region

@@ -5,14 +5,23 @@
 /// and 20% down. Edges and directions are those of the image as displayed (after its EXIF
 /// orientation). As imgproxy's gravity (`ce`, `no`, `so`, `ea`, `we`, `noea`, ..., `fp:X:Y`, `sm`).
 public enum CropGravity: Sendable, Hashable {
+    /// Keeps the centre: the default.
     case center
+    /// Keeps the middle of the top edge.
     case north
+    /// Keeps the middle of the bottom edge.
     case south
+    /// Keeps the middle of the right edge.
     case east
+    /// Keeps the middle of the left edge.
     case west
+    /// Keeps the top right corner.
     case northEast
+    /// Keeps the top left corner.
     case northWest
+    /// Keeps the bottom right corner.
     case southEast
+    /// Keeps the bottom left corner.
     case southWest
     /// The point in fractions of the image's displayed width and height, 0...1 from the top left
     /// (of the source region, when the request has one).

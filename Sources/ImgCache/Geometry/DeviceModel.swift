@@ -1,8 +1,11 @@
 /// An iPhone or iPad screen class: the models that share it, its size in points, its UIKit scale,
 /// its safe-area insets and the widget sizes it shows.
 public struct DeviceModel: Sendable, Hashable {
+    /// Whether a screen class is a phone's or a tablet's.
     public enum Kind: String, Sendable {
+        /// An iPhone.
         case iPhone
+        /// An iPad.
         case iPad
     }
 
@@ -10,6 +13,7 @@ public struct DeviceModel: Sendable, Hashable {
     public let name: String
     /// Every model name that identifies it, e.g. "iPhone 16 Pro", "iPhone 17", "iPhone 17 Pro".
     public let models: [String]
+    /// Whether the screen class is an iPhone's or an iPad's.
     public let kind: Kind
     /// Screen size in points, portrait.
     public let screen: PointSize

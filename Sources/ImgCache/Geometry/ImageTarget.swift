@@ -2,7 +2,10 @@
 /// or an iOS 10 Today widget on a device. Every form resolves to whole pixels: pixels =
 /// round(points x scale), halves away from zero.
 public enum ImageTarget: Sendable, Hashable {
+    /// Exactly this many pixels (scale 1).
     case pixels(PixelSize)
+    /// A size in points at a screen scale (2 or 3 on current iPhones): round(points x scale)
+    /// pixels.
     case points(PointSize, scale: Double)
     /// The widget's published size on the device; for a home-screen family no source publishes
     /// (iPhone Air), the home-screen model's estimate, flagged in `Resolved.estimate`.
@@ -12,6 +15,7 @@ public enum ImageTarget: Sendable, Hashable {
 
     /// A target resolved to pixels, with the scale and point size it stands for.
     public struct Resolved: Sendable, Hashable {
+        /// The size in whole pixels the image is prepared at.
         public let pixels: PixelSize
         /// Screen scale the pixels are meant for (1 for a plain pixel target).
         public let scale: Double

@@ -1,8 +1,12 @@
 /// A size in whole pixels.
 public struct PixelSize: Hashable, Sendable, CustomStringConvertible {
+    /// Width in pixels.
     public var width: Int
+    /// Height in pixels.
     public var height: Int
 
+    /// A size of `width` x `height` pixels (not checked: a target or limit that needs a positive
+    /// size says so where it is used).
     public init(width: Int, height: Int) {
         self.width = width
         self.height = height

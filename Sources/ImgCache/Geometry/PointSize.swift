@@ -2,9 +2,12 @@ import Foundation
 
 /// A size in points (UIKit's unit); may be fractional, as some iPad widget sizes are (305.5 pt).
 public struct PointSize: Hashable, Sendable, CustomStringConvertible {
+    /// Width in points.
     public var width: Double
+    /// Height in points.
     public var height: Double
 
+    /// A size of `width` x `height` points.
     public init(width: Double, height: Double) {
         self.width = width
         self.height = height

@@ -8,6 +8,7 @@ public struct SizeEstimate: Hashable, Sendable {
     /// (leave-one-out). Nil when nothing measured is left to check the method against.
     public let expectedErrorPixels: Int?
 
+    /// An estimate made as `basis` says, off by up to `expectedErrorPixels` (nil when unknown).
     public init(basis: String, expectedErrorPixels: Int?) {
         self.basis = basis
         self.expectedErrorPixels = expectedErrorPixels

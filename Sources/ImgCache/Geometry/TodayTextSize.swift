@@ -2,7 +2,20 @@
 /// named as the CLI takes them (`--text-size xl`). An iOS 10 Today widget's compact height follows
 /// them.
 public enum TodayTextSize: String, Sendable, CaseIterable {
-    case xs, s, m, l, xl, xxl, xxxl
+    /// Extra small (`extraSmall`).
+    case xs
+    /// Small (`small`).
+    case s
+    /// Medium (`medium`).
+    case m
+    /// Large (`large`): the default text size.
+    case l
+    /// Extra large (`extraLarge`).
+    case xl
+    /// Extra extra large (`extraExtraLarge`).
+    case xxl
+    /// Extra extra extra large (`extraExtraExtraLarge`).
+    case xxxl
 
     /// The compact Today widget's height in points: 95, 100, 105, 110, 120, 135 and 140 pt from
     /// `xs` to `xxxl`.

@@ -1,13 +1,18 @@
 /// The WidgetKit widget families, named as the CLI takes them (`--widget medium`).
 public enum WidgetFamily: String, Sendable, CaseIterable {
+    /// A square home-screen widget (`systemSmall`).
     case small
+    /// A home-screen widget two small ones wide and one high (`systemMedium`).
     case medium
+    /// A home-screen widget two small ones wide and two high (`systemLarge`).
     case large
-    /// iPad only.
+    /// A home-screen widget twice a large one's width (`systemExtraLarge`); iPad only.
     case extraLarge = "extra-large"
-    /// Lock Screen families (iOS 16+).
+    /// A round Lock Screen widget (`accessoryCircular`, iOS 16+).
     case accessoryCircular = "accessory-circular"
+    /// A rectangular Lock Screen widget (`accessoryRectangular`, iOS 16+).
     case accessoryRectangular = "accessory-rectangular"
+    /// A line of text on the Lock Screen (`accessoryInline`, iOS 16+).
     case accessoryInline = "accessory-inline"
 
     /// WidgetKit's name for the family (`systemSmall`...).

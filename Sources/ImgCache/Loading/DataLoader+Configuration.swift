@@ -112,6 +112,7 @@ extension DataLoader {
         /// origin of each load's first URL, as `DataRequest.headers` says. Default empty.
         public var headers: [String: String] = [:]
 
+        /// A configuration with every setting at the default its property states.
         public init() {}
     }
 }

@@ -23,6 +23,8 @@ import FoundationNetworking
 /// headers, except `Authorization`, `Cookie` and `Proxy-Authorization`, which go only to the origin
 /// of the first URL, as curl does (FoundationNetworking by itself copies them to any host).
 public final class DataLoader: DataLoading {
+    /// The configuration the loader was made with; a setting out of its range makes every load
+    /// fail.
     public let configuration: Configuration
     private let sessions: LoaderSessions
     /// The URL policy of `configuration` and its address check (when `refusesPrivateAddresses`),
@@ -33,7 +35,10 @@ public final class DataLoader: DataLoading {
     private let fileReader: BlockingPool?
     private let sleep: @Sendable (Duration) async throws -> Void
 
+    /// A loader with its own connections and, when `file://` URLs are allowed, its own thread for them.
+    ///
     /// - Parameters:
+    ///   - configuration: limits, time-outs, retries, headers and URL policy. Default `Configuration()`.
     ///   - sleep: waits out the back-off between attempts; tests pass one that records the delays
     ///     instead of waiting. Default `Task.sleep(for:)`.
     public convenience init(

@@ -23,6 +23,7 @@ public struct DataRequest: Sendable {
     /// or thrown. Not part of the request's equality or hash. Default nil.
     public var observer: (@Sendable (DataLoadEvent) -> Void)?
 
+    /// A request for `url`, with each other value at the default its property states unless given.
     public init(
         url: URL, validators: HTTPValidators = HTTPValidators(), headers: [String: String] = [:],
         observer: (@Sendable (DataLoadEvent) -> Void)? = nil

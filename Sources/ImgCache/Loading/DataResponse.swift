@@ -21,6 +21,8 @@ public struct DataResponse: Sendable, Hashable {
     /// (`DataLoader.Configuration.maxBodyBytesInMemory`): a cache can move it into place.
     var spilledBody: SpilledBody?
 
+    /// A response as a loader reports it; `contentType` default nil, `validators` default none,
+    /// `attempts` default 1.
     public init(
         url: URL, statusCode: Int, data: Data, contentType: String? = nil,
         validators: HTTPValidators = HTTPValidators(), freshness: HTTPFreshness, attempts: Int = 1

@@ -15,6 +15,7 @@ public struct HTTPFreshness: Sendable, Hashable {
     /// use (and `expires` is the moment it arrived).
     public var requiresRevalidation: Bool
 
+    /// Freshness until `expires`; `isNoStore` and `requiresRevalidation` default false.
     public init(expires: Date, isNoStore: Bool = false, requiresRevalidation: Bool = false) {
         self.expires = expires
         self.isNoStore = isNoStore

@@ -2,8 +2,8 @@
 /// a value without control characters. `DataRequest.headers` and
 /// `DataLoader.Configuration.headers` are checked by the same rules when a load starts.
 ///
-/// A name is 1*tchar: letters, digits and ``!#$%&'*+-.^_`|~``, so no space, colon or control
-/// character. These names are refused, whatever their case:
+/// A name is 1*tchar: letters, digits, `!#$%&'*+-.^_|~` and the backtick, so no space, colon or
+/// control character. These names are refused, whatever their case:
 /// - `Host`, `Content-Length`, `Transfer-Encoding`, `Expect`, `Connection`, `Keep-Alive`,
 ///   `Proxy-Connection`, `TE`, `Trailer` and `Upgrade`: the connection and the message's framing
 ///   belong to libcurl and the loader (hop-by-hop headers, RFC 9110 section 7.6.1);

@@ -6,6 +6,7 @@ public struct HTTPValidators: Sendable, Hashable {
     /// The `Last-Modified` header, sent back as `If-Modified-Since`.
     public var lastModified: String?
 
+    /// Validators of these header values, each nil (absent) by default.
     public init(etag: String? = nil, lastModified: String? = nil) {
         self.etag = etag
         self.lastModified = lastModified

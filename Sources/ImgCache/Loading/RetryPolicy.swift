@@ -20,6 +20,7 @@ public struct RetryPolicy: Sendable, Hashable {
     /// Default 30.
     public var maxRetryAfter: TimeInterval
 
+    /// A policy with each value at the default its property states unless given.
     public init(
         maxAttempts: Int = 3, baseDelay: TimeInterval = 0.5, multiplier: Double = 2,
         maxDelay: TimeInterval = 8, maxRetryAfter: TimeInterval = 30

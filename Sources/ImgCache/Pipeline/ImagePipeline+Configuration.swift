@@ -63,6 +63,9 @@ extension ImagePipeline {
         /// unavailable (once per outage). Default nil: not reported.
         public var log: (@Sendable (String) -> Void)?
 
+        /// A configuration with each setting at the default its property states unless given;
+        /// `ImagePipeline.init(configuration:)` refuses a value out of its range with
+        /// `invalidArgument`.
         public init(
             loading: DataLoader.Configuration = DataLoader.Configuration(),
             dataLoader: (any DataLoading)? = nil,

@@ -19,6 +19,7 @@ import Synchronization
 /// connections. A pipeline released without it closes them when the last task holding it ends,
 /// but its threads may still be ending when the process exits.
 public final class ImagePipeline: Sendable {
+    /// The configuration the pipeline was made with.
     public let configuration: Configuration
     /// The disk cache holding originals (key: see `Configuration.keyPolicy`) and variants (see
     /// `VariantKey`).

@@ -29,7 +29,16 @@ public struct ImageRequest: Sendable, Hashable {
     /// How soon a request's download and decode start when others wait for the same slots:
     /// higher first, in arrival order within one priority.
     public enum Priority: Int, Sendable, Hashable, Comparable, CaseIterable {
-        case veryLow, low, normal, high, veryHigh
+        /// Last of all.
+        case veryLow
+        /// After `normal`: `imgcache prefetch`'s priority, for background work.
+        case low
+        /// The default.
+        case normal
+        /// Before `normal`: a user waiting for the image.
+        case high
+        /// First of all.
+        case veryHigh
 
         public static func < (left: Priority, right: Priority) -> Bool { left.rawValue < right.rawValue }
     }
@@ -138,6 +147,9 @@ public struct ImageRequest: Sendable, Hashable {
     /// An `ImageTask` can change it while the request waits.
     public var priority: Priority
 
+    /// A request for the image at `url`, with each other value at the default its property states
+    /// unless given; the pipeline refuses a value out of its range with `invalidArgument` when the
+    /// request starts.
     public init(
         url: URL, target: ImageTarget? = nil, contentMode: ContentMode = .fit, gravity: CropGravity = .center,
         allowsUpscaling: Bool = false,

@@ -29,6 +29,7 @@ public struct ImageTimings: Sendable, Hashable {
 
 /// A prepared image: its frames at the target pixel size and what it took to get them.
 public struct ImageResponse: Sendable {
+    /// The request this answers.
     public let request: ImageRequest
     /// The frames kept, all of the same pixel size.
     public let image: DecodedImage
@@ -46,7 +47,9 @@ public struct ImageResponse: Sendable {
     /// for other requests), when it was decoded for this response (nil when the prepared
     /// variant came from a cache).
     public let source: (format: ImageFormat, size: PixelSize, posterFrame: Int?)?
+    /// Where the image came from.
     public let cacheOutcome: CacheOutcome
+    /// Seconds spent on each stage.
     public let timings: ImageTimings
     /// The variant's cache key (see `VariantKey`): the same on every instance for the same request,
     /// so a server can make entity tags from it and the bytes.
@@ -72,12 +75,17 @@ public struct ImageResponse: Sendable {
 /// What a prepared image is and where it came from, without its pixels: what `prefetch` returns,
 /// so that preparing many images never holds them all in memory.
 public struct ImageSummary: Sendable {
+    /// The request this answers.
     public let request: ImageRequest
+    /// Pixel size of the variant's frames.
     public let pixelSize: PixelSize
     /// Frames kept.
     public let frameCount: Int
+    /// Screen scale the pixels are meant for (1 for a plain pixel target or none).
     public let scale: Double
+    /// Format of the stored variant.
     public let format: ImageFormat
+    /// Bytes of the stored variant.
     public let byteCount: Int
     /// The variant's file in the disk cache; nil when the server forbade storing (no-store).
     public let fileURL: URL?
@@ -86,7 +94,9 @@ public struct ImageSummary: Sendable {
     public let unstoredData: Data?
     /// As `ImageResponse.source`.
     public let source: (format: ImageFormat, size: PixelSize, posterFrame: Int?)?
+    /// Where the variant came from.
     public let cacheOutcome: CacheOutcome
+    /// Seconds spent on each stage.
     public let timings: ImageTimings
     /// The variant's cache key (see `ImageResponse.variantKey`).
     public let variantKey: String

@@ -8,6 +8,7 @@ import Synchronization
 public final class ImageTask: Sendable {
     /// Bytes of the original received so far, and the total when the server said it.
     public struct Progress: Sendable, Hashable {
+        /// Bytes of the original received so far.
         public let receivedBytes: Int64
         /// From `Content-Length`; nil when the server did not send one.
         public let expectedBytes: Int64?
@@ -22,14 +23,19 @@ public final class ImageTask: Sendable {
     /// What happens to a task, in order: `started`, any number of `progress` while the original
     /// downloads (none when it came from a cache), then `cacheOutcome` and `finished`, or `failed`.
     public enum Event: Sendable {
+        /// The task began (its first event).
         case started
+        /// More of the original arrived.
         case progress(Progress)
         /// Where the image came from.
         case cacheOutcome(CacheOutcome)
+        /// The image is prepared (the last event).
         case finished(ImageResponse)
+        /// The request failed, with the error `image(for:)` would throw (the last event).
         case failed(any Error)
     }
 
+    /// The request being prepared.
     public let request: ImageRequest
     /// The events, as they happen; the stream ends after `finished` or `failed`. It keeps the
     /// newest 100 events for a reader that falls behind (so the last ones always), and is meant

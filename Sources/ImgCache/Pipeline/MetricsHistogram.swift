@@ -24,6 +24,7 @@ public final class MetricsHistogram: Sendable {
 
     private let state = Mutex(State())
 
+    /// An empty histogram: every bucket, the count and the sum at 0.
     public init() {}
 
     /// Counts `seconds` in its bucket and adds it to the sum. A negative or NaN duration (which a

@@ -5,7 +5,12 @@
 public struct PrometheusText: Sendable {
     /// The metric types a `# TYPE` line names.
     public enum MetricType: String, Sendable {
-        case counter, gauge, histogram
+        /// A value that only goes up (`_total`).
+        case counter
+        /// A value that goes up and down.
+        case gauge
+        /// Observations counted into buckets, with their count and sum.
+        case histogram
     }
 
     /// A sample's labels, in the order written.
@@ -14,6 +19,7 @@ public struct PrometheusText: Sendable {
     /// The text written so far.
     public private(set) var text = ""
 
+    /// Empty text, to which families and samples are written.
     public init() {}
 
     /// Starts the family `name`: its help (escaped) and its type. Write each family once, with all

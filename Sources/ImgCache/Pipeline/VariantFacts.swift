@@ -5,6 +5,7 @@ public struct VariantFacts: Sendable {
     /// What its first frame's pixels say.
     public let facts: ImageFacts
 
+    /// The facts of the variant `summary` describes.
     public init(summary: ImageSummary, facts: ImageFacts) {
         self.summary = summary
         self.facts = facts

@@ -12,6 +12,7 @@ import Synchronization
 public struct WallpaperSlicer: Sendable {
     /// One slot's slice.
     public struct Slice: Sendable {
+        /// The slot the slice was cut for.
         public let slot: WidgetSlot
         /// The slot's pixels, `slot.rect.size`, as the screenshot stores them.
         public let bitmap: Bitmap

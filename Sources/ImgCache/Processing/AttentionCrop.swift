@@ -18,6 +18,7 @@ public struct AttentionCrop: ImageProcessing {
     /// unscaled `.crop` is.
     public let target: PixelSize
 
+    /// A smart crop to windows of `target`.
     public init(target: PixelSize) {
         self.target = target
     }

@@ -3,8 +3,10 @@
 /// `.automatic` then stores it as JPEG). What `ImageRequest.background` runs last. Works in
 /// place on each frame.
 public struct BackgroundFill: ImageProcessing {
+    /// The colour under every pixel.
     public var color: RGBAColor
 
+    /// A fill of `color`.
     public init(color: RGBAColor) {
         self.color = color
     }

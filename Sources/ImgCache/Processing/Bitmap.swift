@@ -1,6 +1,7 @@
 /// An RGBA8 image: 4 bytes a pixel (red, green, blue, alpha), straight (not premultiplied) alpha,
 /// rows top to bottom with no padding.
 public struct Bitmap: Sendable, Equatable {
+    /// Width and height in pixels, each at least 1.
     public let size: PixelSize
     /// `size.area x 4` bytes.
     public internal(set) var pixels: [UInt8]
@@ -26,7 +27,9 @@ public struct Bitmap: Sendable, Equatable {
         self.pixels = pixels
     }
 
+    /// Width in pixels.
     public var width: Int { size.width }
+    /// Height in pixels.
     public var height: Int { size.height }
     /// Bytes the pixels take: `width x height x 4`.
     public var byteCount: Int { pixels.count }

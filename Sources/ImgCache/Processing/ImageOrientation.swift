@@ -1,12 +1,20 @@
 /// The EXIF orientation of stored pixels (TIFF tag 0x0112): how to turn them to display them upright.
 public enum ImageOrientation: Int, Sendable, CaseIterable {
+    /// 1: stored upright.
     case up = 1
+    /// 2: mirrored left to right.
     case upMirrored = 2
+    /// 3: turned 180 degrees.
     case down = 3
+    /// 4: mirrored top to bottom.
     case downMirrored = 4
+    /// 5: transposed (mirrored across the diagonal from the top left corner).
     case leftMirrored = 5
+    /// 6: shown turned 90 degrees clockwise (a phone held upright).
     case right = 6
+    /// 7: transversed (mirrored across the diagonal from the top right corner).
     case rightMirrored = 7
+    /// 8: shown turned 90 degrees counterclockwise.
     case left = 8
 
     /// True for 5-8, where the displayed width is the stored height.

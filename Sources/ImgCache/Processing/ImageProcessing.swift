@@ -22,6 +22,7 @@ public struct ImageProcessingContext: Sendable, Equatable {
     /// The target's size in pixels; nil when the request keeps the source's size.
     public var targetSize: PixelSize?
 
+    /// A context of `scale` (default 1) and `targetSize` (default nil).
     public init(scale: Double = 1, targetSize: PixelSize? = nil) {
         self.scale = scale
         self.targetSize = targetSize

@@ -4,12 +4,14 @@
 /// (no crop). `ContentMode.pad` runs one to the target's size. Holds one output frame at a time
 /// beside its input.
 public struct Padding: ImageProcessing {
+    /// The canvas every frame is extended to, at least on each axis the frame is smaller on.
     public var size: PixelSize
     /// Default `.center`.
     public var gravity: CropGravity
     /// The colour of the added pixels. Default transparent.
     public var fill: RGBAColor
 
+    /// Padding to `size`; `gravity` default `.center`, `fill` default transparent.
     public init(size: PixelSize, gravity: CropGravity = .center, fill: RGBAColor = .transparent) {
         self.size = size
         self.gravity = gravity

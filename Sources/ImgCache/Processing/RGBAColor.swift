@@ -1,18 +1,25 @@
 /// A colour of 8-bit sRGB channels with straight (not premultiplied) alpha: a padding's fill, the
 /// background a translucent image is flattened over for JPEG, a tint.
 public struct RGBAColor: Sendable, Hashable, CustomStringConvertible {
+    /// Red, 0 to 255.
     public var red: UInt8
+    /// Green, 0 to 255.
     public var green: UInt8
+    /// Blue, 0 to 255.
     public var blue: UInt8
     /// 255 is opaque, 0 transparent. Default 255.
     public var alpha: UInt8
 
+    /// A colour of these channels; `alpha` default 255 (opaque).
     public init(red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8 = 255) {
         (self.red, self.green, self.blue, self.alpha) = (red, green, blue, alpha)
     }
 
+    /// Opaque white.
     public static let white = RGBAColor(red: 255, green: 255, blue: 255)
+    /// Opaque black.
     public static let black = RGBAColor(red: 0, green: 0, blue: 0)
+    /// Transparent black: a padding's default fill.
     public static let transparent = RGBAColor(red: 0, green: 0, blue: 0, alpha: 0)
 
     /// The colour written as `RRGGBB` or `RRGGBBAA` hex digits (either case, an optional leading

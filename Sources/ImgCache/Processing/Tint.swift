@@ -14,8 +14,11 @@
 ///
 /// Memory: one output frame per input frame, and a table of 3 x 256 bytes for opaque pixels.
 public enum Tint: ImageProcessing, Hashable {
+    /// Widget-Blur's light overlay: white at alpha 0.4.
     case light
+    /// Widget-Blur's dark overlay: grey 55 hard-light, soft-light, then at alpha 0.4.
     case dark
+    /// The colour laid over the image, source-over.
     case color(RGBAColor)
 
     /// `light`, `dark`, or a colour as `RGBAColor(hex:)` reads it (`RRGGBB` or `RRGGBBAA`); nil otherwise.

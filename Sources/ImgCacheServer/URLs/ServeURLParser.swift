@@ -9,8 +9,8 @@ import ImgCache
 ///
 /// SIGNATURE is base64url without padding of HMAC-SHA256(key, salt + path), path being all that
 /// follows it from its "/" (see `URLSigningKey`). The options are every segment holding a ":"
-/// up to the source, applied in order (a later one overrides an earlier one); see the README's
-/// option table. Presets (`pr:NAME`, and `default` before all) are expanded first (see
+/// up to the source, applied in order (a later one overrides an earlier one); see the option
+/// table in docs/serving.md. Presets (`pr:NAME`, and `default` before all) are expanded first (see
 /// `ServePresets`); with `onlyPresets` the segment after the signature is preset names alone.
 /// Everything is checked before anything is fetched: the path's length and bytes,
 /// the signature (before any option is read), each option by name, argument count and range, the

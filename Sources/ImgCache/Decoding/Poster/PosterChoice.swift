@@ -7,6 +7,7 @@ public struct PosterChoice: Sendable, Equatable {
     /// The kept frame's score: the standard deviation of its luminance (0 to 127.5; see `PosterPicker`).
     public var score: Double
 
+    /// The choice of frame `index`, found after decoding `framesDecoded` frames, with its `score`.
     public init(index: Int, framesDecoded: Int, score: Double) {
         self.index = index
         self.framesDecoded = framesDecoded

@@ -12,6 +12,9 @@ public struct TimelineBudget: Sendable, Hashable {
     /// aspect, in whole pixels, that fits) rather than refused. Default false.
     public var fitsImage: Bool
 
+    /// The budget of one of `entries` entries (1 to 1,000; a decode refuses another count with
+    /// `invalidArgument`) in the memory of `memory` (default `.widgetKit`); `fitsImage` default
+    /// false.
     public init(memory: ExtensionMemory = .widgetKit, entries: Int, fitsImage: Bool = false) {
         self.memory = memory
         self.entries = entries

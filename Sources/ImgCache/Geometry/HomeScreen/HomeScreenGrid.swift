@@ -3,16 +3,25 @@
 /// right one), the large height (top of the top row to bottom of the middle row), the x of the two
 /// columns and the y of the three rows.
 public struct HomeScreenGrid: Hashable, Sendable {
+    /// The side of a small widget (square).
     public var small: Int
+    /// The width of a medium or large widget: from the left column's left edge to the right
+    /// column's right edge.
     public var medium: Int
+    /// The height of a large widget: from the top of one row to the bottom of the row below it.
     public var large: Int
+    /// The left column's x (medium and large widgets start there too).
     public var left: Int
+    /// The right column's x.
     public var right: Int
+    /// The top row's y.
     public var top: Int
+    /// The middle row's y.
     public var middle: Int
     /// The bottom row's y; nil when the screen has two rows only.
     public var bottom: Int?
 
+    /// A grid of these sizes and positions, in screenshot pixels, as a table gives them.
     public init(small: Int, medium: Int, large: Int, left: Int, right: Int, top: Int, middle: Int, bottom: Int?) {
         self.small = small
         self.medium = medium

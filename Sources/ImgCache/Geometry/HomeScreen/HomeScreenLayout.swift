@@ -7,7 +7,10 @@ public struct HomeScreenLayout: Hashable, Sendable {
     /// Another source's measurement of the same screen and iOS version, and how far its slots lie
     /// from this layout's (the largest edge distance, in pixels).
     public struct Comparison: Hashable, Sendable {
+        /// The other source's citation (its script, version and function).
         public let source: String
+        /// The largest distance between an edge of one of its slots and the same edge in this
+        /// layout, in pixels.
         public let largestDifferencePixels: Int
     }
 
@@ -21,12 +24,14 @@ public struct HomeScreenLayout: Hashable, Sendable {
     public let screenshotSize: PixelSize
     /// UIKit scale of the screen: points = pixels / scale.
     public let scale: Double
+    /// The icon layout the numbers are for: labelled small icons or large ones without labels.
     public let icons: IconLayout
     /// iOS versions the numbers describe (the table's, or the one version estimated).
     public let iOS: ClosedRange<Int>
     /// The iOS version the numbers were measured on; for an estimate, the version of the layout it
     /// started from.
     public let measuredOn: Int
+    /// The widget grid, in screenshot pixels; `slots` places every widget on it.
     public let grid: HomeScreenGrid
     /// Where the numbers come from: the measured table's citation, or how they were estimated.
     public let source: String
@@ -79,6 +84,7 @@ public struct HomeScreenLayout: Hashable, Sendable {
     /// has that size for `icons` and `iOS`.
     ///
     /// - Parameters:
+    ///   - screenshot: the screenshot's size in pixels, portrait.
     ///   - icons: the icon layout. Default `.small` (labelled icons, the only layout before iOS 18).
     ///   - iOS: the iOS version: 18 uses the 2024 tables, 16-17 the 2022 ones, 14-15 the 2020 ones;
     ///     26 and later have no table (`resolve` estimates them). Default nil: `defaultIOS`.

@@ -1,10 +1,15 @@
 /// A rectangle in whole pixels: its top-left corner and its size, y growing downwards.
 public struct PixelRect: Hashable, Sendable, CustomStringConvertible {
+    /// The left edge, in pixels from the image's left.
     public var x: Int
+    /// The top edge, in pixels from the image's top.
     public var y: Int
+    /// Width in pixels.
     public var width: Int
+    /// Height in pixels.
     public var height: Int
 
+    /// The rectangle at `x`, `y` of `width` x `height` pixels (not checked: see `fits(in:)`).
     public init(x: Int, y: Int, width: Int, height: Int) {
         self.x = x
         self.y = y
@@ -12,6 +17,7 @@ public struct PixelRect: Hashable, Sendable, CustomStringConvertible {
         self.height = height
     }
 
+    /// The rectangle's width and height.
     public var size: PixelSize { PixelSize(width: width, height: height) }
     /// One past the right edge.
     public var maxX: Int { x + width }

@@ -3,17 +3,17 @@ import ImgCacheServerURLs
 import TestSupport
 import XCTest
 
-/// The README's signing examples (Serving images) give the signature the server checks.
-final class ReadmeSigningTests: XCTestCase {
+/// The signing examples of docs/serving.md give the signature the server checks.
+final class ServingPageSigningTests: XCTestCase {
     private static let readme = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("README.md")
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("docs/serving.md")
     private let key = "943b421c9eb07c830af81030552c86009268de4e532ba2ee2eab8247c6da0881"
     private let salt = "520f986b998545b4785e0defbc4f3c1203f22de2374a3d53cb7a7fe9fea309c5"
 
-    /// The code block that follows `marker` in the README.
+    /// The code block that follows `marker` in docs/serving.md.
     private func block(after marker: String, language: String) throws -> String {
         let text = try String(contentsOf: Self.readme, encoding: .utf8)
-        let start = try XCTUnwrap(text.range(of: marker), "README has no '\(marker)'")
+        let start = try XCTUnwrap(text.range(of: marker), "docs/serving.md has no '\(marker)'")
         let open = try XCTUnwrap(text.range(of: "```\(language)\n", range: start.upperBound..<text.endIndex))
         let close = try XCTUnwrap(text.range(of: "```\n", range: open.upperBound..<text.endIndex))
         return String(text[open.upperBound..<close.lowerBound])
