@@ -37,7 +37,7 @@ THROUGHPUT_FLAGS ?=
 
 FUZZ_SECONDS ?= 600
 
-.PHONY: all help setup build release test test-sanitized demo fuzz bench bench-throughput bench-compare bench-corpus bench-memory bench-limits bench-webp bench-webp-size bench-avif-size bench-png-palette bench-heif bench-smartcrop bench-redis bench-disk-hit bench-serve bench-prefetch-scale deb clean
+.PHONY: all help setup build release test test-sanitized demo fuzz bench bench-throughput bench-compare bench-corpus bench-memory bench-limits bench-webp bench-webp-size bench-avif-size bench-png-palette bench-heif bench-smartcrop bench-redis bench-redis-cluster bench-disk-hit bench-serve bench-prefetch-scale deb clean
 
 all: build
 
@@ -61,6 +61,7 @@ help:
 	@echo "make bench-png-palette  setup, release build, corpus, --palette 256 against the same PNG in RGBA and pngquant (with and without dithering) on translucent icons, a translucent photo and a slice: bytes, PSNR, time (Benchmarks/png_palette.py; BENCH_FLAGS=\"--runs 5 --colors 64\")"
 	@echo "make bench-smartcrop  setup, release build, --gravity smart against vipsthumbnail --smartcrop attention on a synthetic photo set: window distance and time over a centre crop (Benchmarks/smartcrop.sh; BENCH_FLAGS=\"--rounds 3\")"
 	@echo "make bench-redis   setup, release build, 4 prefetch instances sharing one Redis against 1: origin requests and wall time (Benchmarks/redis.sh; BENCH_FLAGS=\"--urls 200 --instances 4 --delay-ms 20\")"
+	@echo "make bench-redis-cluster  setup, release build, 4 prefetch instances through one Redis, then a 3-master Redis Cluster: origin requests, wall time, keys per master (Benchmarks/redis-cluster.sh; BENCH_FLAGS=\"--urls 400 --instances 4 --delay-ms 20\")"
 	@echo "make bench-disk-hit  setup, release build, fetch of a stored 8-frame GIF variant against cache path in a cache of 600 entries, with hyperfine and strace's sync count (Benchmarks/disk-hit.sh; BENCH_FLAGS=\"--rounds 7 --runs 10 --baseline OLD_BINARY\")"
 	@echo "make bench-serve   setup, release build, imgcache serve under wrk at 16 and 64 connections: warm against thumbor and nginx's static files, cold against thumbor and imgcache prefetch (Benchmarks/serve.sh; BENCH_FLAGS=\"--runs 1 --seconds 5\")"
 	@echo "make bench-prefetch-scale  setup, release build, prefetch of 10,000, 100,000 and 1,000,000 URLs of one small PNG: wall time, time per URL and peak RSS, flat (Benchmarks/prefetch-scale.sh; BENCH_FLAGS='--sizes \"10000 100000\"')"
@@ -157,6 +158,9 @@ bench-smartcrop: setup release
 
 bench-redis: setup release
 	Benchmarks/redis.sh --no-build $(BENCH_FLAGS)
+
+bench-redis-cluster: setup release
+	Benchmarks/redis-cluster.sh --no-build $(BENCH_FLAGS)
 
 bench-disk-hit: setup release
 	Benchmarks/disk-hit.sh --no-build $(BENCH_FLAGS)

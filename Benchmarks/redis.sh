@@ -20,26 +20,12 @@ set -euo pipefail
 export LC_ALL=C
 # shellcheck source=Benchmarks/common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+# shellcheck source=Benchmarks/redis_fleet.sh
+. "$(dirname "${BASH_SOURCE[0]}")/redis_fleet.sh"
 
 usage() { sed -n '2,19s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; }
 
-urls=200
-instances=4
-delay_ms=20
-build=1
-while [ $# -gt 0 ]; do
-  case $1 in
-    --urls) urls=${2:?--urls needs a number}; shift ;;
-    --instances) instances=${2:?--instances needs a number}; shift ;;
-    --delay-ms) delay_ms=${2:?--delay-ms needs a number}; shift ;;
-    --no-build) build=0 ;;
-    -h | --help) usage; exit 0 ;;
-    *) echo "redis.sh: unknown argument: $1" >&2; usage >&2; exit 2 ;;
-  esac
-  shift
-done
-[[ $urls =~ ^[1-9][0-9]*$ && $instances =~ ^[1-9][0-9]*$ && $delay_ms =~ ^[0-9]+$ ]] ||
-  die 2 "--urls and --instances want positive whole numbers, --delay-ms a whole number"
+fleet_arguments 200 "$@"
 
 cd "$root"
 redis_server=${REDIS_SERVER:-/usr/bin/redis-server}
@@ -52,21 +38,7 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/imgcache-redis-bench.XXXXXX")
 nginx_pid="" proxy_pid="" redis_pid=""
 trap 'stop redis_pid; stop proxy_pid; stop nginx_pid; rm -rf "$work"' EXIT
 
-mkdir -p "$work/www"
-"$imgcache" decode Samples/media/harbour.jpg --size 1024x768 -o "$work/source.jpg" >/dev/null
-for i in $(seq "$urls"); do ln "$work/source.jpg" "$work/www/p$i.jpg"; done
-
-serve_folder "$work/www" "$work/nginx"
-http_port=$nginx_port
-origin_port=$http_port
-if [ "$delay_ms" -gt 0 ]; then
-  "$python" Benchmarks/delay_proxy.py "$http_port" --delay-ms "$delay_ms" --port-file "$work/proxy.port" 2>"$work/proxy.log" &
-  proxy_pid=$!
-  for _ in $(seq 50); do [ -s "$work/proxy.port" ] && break; sleep 0.1; done
-  [ -s "$work/proxy.port" ] || die 3 "the delay proxy did not start"
-  origin_port=$(cat "$work/proxy.port")
-fi
-for i in $(seq "$urls"); do echo "http://127.0.0.1:$origin_port/p$i.jpg"; done >"$work/urls.txt"
+fleet_origin
 
 # start_redis: a fresh redis-server on a free port; sets redis_url.
 start_redis() {
@@ -82,25 +54,8 @@ start_redis() {
 
 # run LABEL COUNT [--redis URL]: COUNT instances at once; prints a table row.
 run() {
-  local label=$1 count=$2 start end i failed=0
-  shift 2
-  : >"$work/nginx/access.log"
-  rm -rf "$work/caches"
-  start=$EPOCHREALTIME
-  local pids=()
-  for i in $(seq "$count"); do
-    "$imgcache" prefetch "$work/urls.txt" --size 256x256 --cache-dir "$work/caches/$i" "$@" \
-      >"$work/out.$i" 2>"$work/err.$i" &
-    pids+=($!)
-  done
-  for i in "${pids[@]}"; do wait "$i" || failed=$((failed + 1)); done
-  end=$EPOCHREALTIME
-  [ "$failed" = 0 ] || { cat "$work"/err.* >&2; die 3 "$failed instance(s) of '$label' failed"; }
-  local requests repeated
-  requests=$(wc -l <"$work/nginx/access.log")
-  repeated=$(cut -d' ' -f1 "$work/nginx/access.log" | sort | uniq -d | wc -l)
-  printf '| %s | %d | %d | %d | %s |\n' "$label" "$((count * urls))" "$requests" "$repeated" \
-    "$(seconds_between "$start" "$end")"
+  fleet_run "$@"
+  echo
 }
 
 echo "## Redis tier: $instances instances against 1, $urls URLs, origin +$delay_ms ms each way"

@@ -6,7 +6,11 @@ import ImgCache
 enum RedisOption {
     static let options: [OptionHelp] = [
         OptionHelp("--redis", "URL", .text, """
-            share originals and variants through Redis, redis://[:password@]host:port/db
+            share originals and variants through Redis, redis://[:password@]host:port/db,
+            a Redis Cluster, redis-cluster://[:password@]host:port[,host:port...],
+            or the master that Redis Sentinel names (found again after a failover),
+            redis-sentinel://[:password@]host:port[,host:port...]/MASTER_NAME[/db]
+            (sentinel port 26379 by default; the password is the master's)
             (default $IMGCACHE_REDIS; none when unset): looked up after the disk cache,
             written after each download, one download of a URL across the instances;
             $IMGCACHE_REDIS_SECRET (at least 32 hex digits, the same on every instance)

@@ -5,8 +5,7 @@ import XCTest
 final class RedisConfigurationTests: XCTestCase {
     func testURLsParseWithDefaults() throws {
         let plain = try RedisConfiguration(url: "redis://127.0.0.1:6380/3")
-        XCTAssertEqual(plain.host, "127.0.0.1")
-        XCTAssertEqual(plain.port, 6380)
+        XCTAssertEqual(plain.deployment, .server(RedisAddress(host: "127.0.0.1", port: 6380)))
         XCTAssertEqual(plain.database, 3)
         XCTAssertNil(plain.password)
         XCTAssertNil(plain.secret)
@@ -22,12 +21,40 @@ final class RedisConfigurationTests: XCTestCase {
         let secret = try RedisConfiguration(url: "redis://:p%40ss@cache.internal")
         XCTAssertEqual(secret.password, "p@ss")
         XCTAssertNil(secret.username)
-        XCTAssertEqual(secret.port, 6379)
+        XCTAssertEqual(secret.deployment, .server(RedisAddress(host: "cache.internal", port: 6379)))
         XCTAssertEqual(secret.database, 0)
         XCTAssertEqual(secret.displayURL, "redis://cache.internal:6379/0")
         let user = try RedisConfiguration(url: "redis://worker:pw@cache.internal:7000/")
         XCTAssertEqual(user.username, "worker")
         XCTAssertEqual(user.password, "pw")
+    }
+
+    func testClusterURLsParse() throws {
+        let cluster = try RedisConfiguration(url: "redis-cluster://:s%40cret@10.0.0.1:7000,cache-2:7001,[::1]:7002,cache-4")
+        XCTAssertEqual(cluster.deployment, .cluster(seeds: [
+            RedisAddress(host: "10.0.0.1", port: 7000), RedisAddress(host: "cache-2", port: 7001),
+            RedisAddress(host: "::1", port: 7002), RedisAddress(host: "cache-4", port: 6379),
+        ]))
+        XCTAssertEqual(cluster.password, "s@cret")
+        XCTAssertNil(cluster.username)
+        XCTAssertEqual(cluster.database, 0)
+        XCTAssertEqual(cluster.displayURL, "redis-cluster://10.0.0.1:7000,cache-2:7001,[::1]:7002,cache-4:6379")
+        let user = try RedisConfiguration(url: "REDIS-CLUSTER://worker:pw@h:1/")
+        XCTAssertEqual(user.username, "worker")
+        XCTAssertEqual(user.password, "pw")
+        for text in [
+            "redis-cluster://", "redis-cluster://h:1,", "redis-cluster://,h:1", "redis-cluster://h:0", "redis-cluster://h:65536",
+            "redis-cluster://h:1/0", "redis-cluster://h:1?x=1", "redis-cluster://h:1#f", "redis-cluster://h:x",
+            "redis-cluster://[::1:7000", "redis-cluster://[::1]7000", "redis-cluster://:%zz@h:1", "redis-cluster://h :1",
+            "redis-cluster://" + Array(repeating: "h:1", count: 65).joined(separator: ","),
+        ] {
+            XCTAssertThrowsError(try RedisConfiguration(url: text), text) { error in
+                guard case ImgCacheError.invalidArgument = error else { return XCTFail("\(text): \(error)") }
+            }
+        }
+        var database = cluster
+        database.database = 1
+        XCTAssertThrowsError(try database.validate())
     }
 
     func testInvalidURLsAreRefused() {
@@ -51,7 +78,7 @@ final class RedisConfigurationTests: XCTestCase {
             ("poll", { $0.leasePollStart = 1; $0.leasePollMax = 0.5 }), ("poll max", { $0.leasePollMax = .nan }),
             ("retry", { $0.retryAfterFailureMax = 0 }), ("retry max", { $0.retryAfterFailure = 40 }),
             ("retry max nan", { $0.retryAfterFailureMax = .nan }), ("resolve", { $0.resolveTimeout = 0 }),
-            ("host", { $0.host = "" }), ("secret", { $0.secret = Data() }), ("short secret", { $0.secret = Data(count: 15) }),
+            ("host", { $0.deployment = .server(RedisAddress(host: "")) }), ("secret", { $0.secret = Data() }), ("short secret", { $0.secret = Data(count: 15) }),
             ("connections", { $0.connectionCount = 257 }),
         ]
         for (name, change) in broken {

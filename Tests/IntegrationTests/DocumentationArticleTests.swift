@@ -287,8 +287,7 @@ final class DocumentationArticleTests: XCTestCase {
         redis.secret = Data((0..<32).map { _ in UInt8.random(in: 0...255) })
         configuration.redis = redis
         // end snippet
-        XCTAssertEqual(configuration.redis?.host, "cache.internal")
-        XCTAssertEqual(configuration.redis?.port, 6379)
+        XCTAssertEqual(configuration.redis?.deployment, .server(RedisAddress(host: "cache.internal", port: 6379)))
         XCTAssertEqual(configuration.redis?.password, "password")
         XCTAssertNoThrow(try configuration.redis?.validate())
     }

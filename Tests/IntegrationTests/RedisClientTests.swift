@@ -11,6 +11,14 @@ final class LogLines: Sendable {
     var hook: @Sendable (String) -> Void { { line in self.lines.withLock { $0.append(line) } } }
 }
 
+extension RedisClient {
+    /// A client of the one server of `configuration` (a `.server` deployment).
+    convenience init(configuration: RedisConfiguration, log: (@Sendable (String) -> Void)?) {
+        guard case .server(let address) = configuration.deployment else { preconditionFailure("not one server") }
+        self.init(address: address, configuration: configuration, log: log)
+    }
+}
+
 final class RedisClientTests: XCTestCase {
     private func client(_ server: RedisServer, log: LogLines, retry: TimeInterval = 0.2) throws -> RedisClient {
         var configuration = try RedisConfiguration(url: server.url)

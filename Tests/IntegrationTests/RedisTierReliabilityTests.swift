@@ -174,14 +174,14 @@ final class RedisTierReliabilityTests: RedisNginxTestCase {
         // The counters reach imgcache:stats with the next command, and read back through HMGET,
         // whatever else the hash holds.
         full.flushCounters()
-        try redis.cli("HSET", RedisTier.statsKey, "junk", String(repeating: "j", count: 100_000))
+        try redis.cli("HSET", RedisTier.statsKey(shard: 0), "junk", String(repeating: "j", count: 100_000))
         XCTAssertEqual(try tier(secret: nil).sharedCounters(), RedisTierCounters(errors: 1, leasesUnavailable: 1))
     }
 
     func testAnInvalidConfigurationServesWithoutRedisAndWarnsOnce() throws {
         var configuration = try RedisConfiguration(url: redis.url)
         // Past Int32: the old tier trapped converting it for hiredis.
-        configuration.port = 1 << 40
+        configuration.deployment = .server(RedisAddress(host: "127.0.0.1", port: 1 << 40))
         let log = LogLines()
         let tier = RedisTier(configuration: configuration, log: log.hook)
         XCTAssertNil(tier.cachedData(for: "http://origin.example/a.jpg"))

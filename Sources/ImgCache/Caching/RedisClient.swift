@@ -4,7 +4,7 @@ import Synchronization
 import Glibc
 #endif
 
-/// A small pool of blocking Redis connections that never fails its caller: a command that
+/// A small pool of blocking connections to one Redis server that never fails its caller: a command that
 /// cannot be run (no address, no connection, a time-out, a broken connection) returns nil within
 /// the configured time-outs. Meant for the pipeline's blocking threads, never the cooperative pool.
 /// The host name is resolved when the client is made (see `RedisHostResolver`).
@@ -13,7 +13,8 @@ import Glibc
 /// `retryAfterFailure`, doubling with each failed retry up to `retryAfterFailureMax`, so that
 /// an outage costs one connect attempt per period, not one per request. The first failure of an
 /// outage is reported once through `log`; a success ends the outage.
-final class RedisClient: Sendable {
+final class RedisClient: RedisCommandRouting {
+    let address: RedisAddress
     let configuration: RedisConfiguration
     private let log: (@Sendable (String) -> Void)?
     private let resolver: RedisHostResolver
@@ -36,10 +37,13 @@ final class RedisClient: Sendable {
         var downSince: DispatchTime?
     }
 
-    init(configuration: RedisConfiguration, log: (@Sendable (String) -> Void)?) {
+    /// A pool of connections to `address` with `configuration`'s credentials, database, limits
+    /// and time-outs.
+    init(address: RedisAddress, configuration: RedisConfiguration, log: (@Sendable (String) -> Void)?) {
+        self.address = address
         self.configuration = configuration
         self.log = log
-        resolver = RedisHostResolver(host: configuration.host, port: configuration.port)
+        resolver = RedisHostResolver(host: address.host, port: address.port)
         slots = DispatchSemaphore(value: configuration.connectionCount)
         state = Mutex(State(retryDelay: configuration.retryAfterFailure))
     }
@@ -76,6 +80,17 @@ final class RedisClient: Sendable {
         }
     }
 
+    /// True: every key is on this server.
+    var isSingleServer: Bool { true }
+
+    /// Runs `commands` as `run(_:)` does: every key is on this server.
+    func run(_ commands: [[Data]], slotKey: String?) -> [RedisReply]? {
+        run(commands)
+    }
+
+    /// The server's URL without its password, for messages.
+    var displayURL: String { "redis://\(address)/\(configuration.database)" }
+
     /// Closes the idle connections, and each busy one as its command returns; every later `run`
     /// returns nil at once.
     func close() {
@@ -90,7 +105,7 @@ final class RedisClient: Sendable {
     private func connect() throws(RedisFailure) -> RedisConnection {
         let addresses = try resolver.addresses(timeout: configuration.resolveTimeout)
         do {
-            return try RedisConnection(addresses: addresses, configuration: configuration)
+            return try RedisConnection(addresses: addresses, displayURL: displayURL, configuration: configuration)
         } catch {
             resolver.forget(addresses)
             throw error
@@ -113,7 +128,7 @@ final class RedisClient: Sendable {
             return (true, delay)
         }
         if warns {
-            log?("warning: Redis at \(configuration.displayURL) is unavailable (\(detail)); "
+            log?("warning: Redis at \(displayURL) is unavailable (\(detail)); "
                 + "serving without it, next try in \(delay) s")
         }
     }

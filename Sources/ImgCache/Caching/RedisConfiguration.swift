@@ -6,14 +6,13 @@ import Foundation
 /// Redis is never required: when it is slow, down or full, a lookup is a miss and a write is
 /// skipped, within the time-outs below.
 public struct RedisConfiguration: Sendable, Hashable {
-    /// The server's address (a name or an IP address). Non-empty. A name is resolved when the
-    /// tier is made, on a thread of its own, within `resolveTimeout`, and its addresses are kept:
-    /// it is resolved again only after a connection to them failed (a server that moved).
-    public var host: String
-    /// The server's TCP port, 1 to 65535. Default 6379 when the URL names none.
-    public var port: Int
+    /// The servers and how keys are spread over them: `.server` for one Redis, `.cluster` for
+    /// a Redis Cluster, `.sentinel` for a master that Redis Sentinel names. A host name is resolved on a thread of its own, within `resolveTimeout`
+    /// (one server's when the tier is made, a cluster node's when the tier first sends to it), and
+    /// its addresses are kept: it is resolved again only after a connection to them failed.
+    public var deployment: RedisDeployment
     /// Sent with AUTH on every new connection when not nil (with `username` when that is set too,
-    /// for Redis 6 ACLs). Default nil.
+    /// for Redis 6 ACLs); behind Sentinel, to the master only, never to the sentinels. Default nil.
     public var username: String?
     /// The password sent with AUTH on every new connection when not nil. Default nil.
     public var password: String?
@@ -29,7 +28,7 @@ public struct RedisConfiguration: Sendable, Hashable {
     public var database: Int
     /// Longest wait for a TCP connection to be accepted. Default 50 ms; 1 ms to 10 s.
     public var connectTimeout: TimeInterval
-    /// Longest wait for `host` to resolve to addresses (an IP address needs none): the resolution
+    /// Longest wait for a host name to resolve to addresses (an IP address needs none): the resolution
     /// goes on in the background past it, and the call that waited is a failure (Redis is skipped
     /// for `retryAfterFailure`). Default 1 s; 1 ms to 30 s.
     public var resolveTimeout: TimeInterval
@@ -75,47 +74,26 @@ public struct RedisConfiguration: Sendable, Hashable {
     /// After a failure (connection refused, time-out, a broken connection) Redis is skipped for
     /// this long before it is tried again; each further failure doubles it, up to
     /// `retryAfterFailureMax`. Default 1 s, at most 30 s; each 1 ms to an hour, the first not
-    /// over the longest.
+    /// over the longest. Behind Sentinel, the sentinels are asked for the master again at most
+    /// once per `retryAfterFailure` while it fails.
     public var retryAfterFailure: TimeInterval
     /// The longest Redis is skipped after consecutive failures (see `retryAfterFailure`). Default
     /// 30 s.
     public var retryAfterFailureMax: TimeInterval
-
-    /// Parses `redis://[[username]:password@]host[:port][/db]` (password and username
-    /// percent-decoded), with every other setting at its default.
-    /// - Throws: `invalidArgument` for another scheme, an empty host, a port out of 1...65535, a
-    ///   database out of 0...15, or a query or fragment.
-    public init(url text: String) throws {
-        guard let components = URLComponents(string: text) else {
-            throw ImgCacheError.invalidArgument("'\(text)' is not a redis:// URL")
-        }
-        guard components.scheme?.lowercased() == "redis" else {
-            throw ImgCacheError.invalidArgument("'\(text)': the scheme must be redis://")
-        }
-        guard let host = components.host, !host.isEmpty else {
-            throw ImgCacheError.invalidArgument("'\(text)': the Redis URL names no host")
-        }
-        guard components.query == nil, components.fragment == nil else {
-            throw ImgCacheError.invalidArgument("'\(text)': a Redis URL takes no query or fragment")
-        }
-        let path = components.percentEncodedPath.drop { $0 == "/" }
-        guard path.isEmpty || (path.count <= 2 && path.allSatisfy(\.isASCII) && path.allSatisfy(\.isNumber)),
-              components.percentEncodedPath.filter({ $0 == "/" }).count <= 1
-        else {
-            throw ImgCacheError.invalidArgument("'\(text)': the database must be a number from 0 to 15")
-        }
-        try self.init(host: host, port: components.port ?? 6379, database: Int(path) ?? 0)
-        username = components.user.flatMap { $0.isEmpty ? nil : $0 }
-        password = components.password
-    }
 
     /// A configuration for `host:port`, database `database`, no password and no secret, other
     /// settings at their defaults.
     /// - Throws: `invalidArgument` for an empty host, a port out of 1...65535 or a database out
     ///   of 0...15 (see `validate()`).
     public init(host: String, port: Int = 6379, database: Int = 0) throws {
-        self.host = host
-        self.port = port
+        try self.init(deployment: .server(RedisAddress(host: host, port: port)), database: database)
+    }
+
+    /// A configuration for `deployment`, database `database` (0 for a cluster), no password and no
+    /// secret, other settings at their defaults.
+    /// - Throws: `invalidArgument` for a setting out of range (see `validate()`).
+    public init(deployment: RedisDeployment, database: Int = 0) throws {
+        self.deployment = deployment
         self.database = database
         connectTimeout = 0.05
         resolveTimeout = 1
@@ -136,19 +114,34 @@ public struct RedisConfiguration: Sendable, Hashable {
     public static let minimumSecretBytes = 16
 
     /// The URL without its password, for messages.
-    public var displayURL: String { "redis://\(host):\(port)/\(database)" }
+    public var displayURL: String {
+        switch deployment {
+        case .server(let address): "redis://\(address)/\(database)"
+        case .cluster(let seeds): "redis-cluster://" + seeds.map(\.description).joined(separator: ",")
+        case .sentinel(let sentinels, let masterName):
+            "redis-sentinel://" + sentinels.map(\.description).joined(separator: ",") + "/\(masterName)/\(database)"
+        }
+    }
 
     /// Throws `invalidArgument` naming the first setting out of its range (see each setting).
     /// `RedisTier` checks its configuration with it: a tier whose configuration fails serves
     /// without Redis, with one warning.
     public func validate() throws {
-        if host.isEmpty { throw ImgCacheError.invalidArgument("the Redis host is empty") }
+        let addresses = deployment.addresses
+        if addresses.isEmpty { throw ImgCacheError.invalidArgument("no Redis address") }
+        for address in addresses { try address.validate() }
+        if case .cluster = deployment, database != 0 {
+            throw ImgCacheError.invalidArgument("a Redis Cluster has database 0 only, not \(database)")
+        }
+        if case .sentinel(_, let masterName) = deployment, !Self.isMasterName(masterName) {
+            throw ImgCacheError.invalidArgument(
+                "the Redis master name must be 1 to \(Self.maximumMasterNameBytes) bytes without spaces or control characters")
+        }
         if let secret, secret.count < Self.minimumSecretBytes {
             throw ImgCacheError.invalidArgument(
                 "the Redis secret has \(secret.count) bytes; it needs at least \(Self.minimumSecretBytes)")
         }
         let integers: [(String, Int, ClosedRange<Int>)] = [
-            ("Redis port", port, 1...65_535),
             ("Redis database", database, 0...15),
             ("Redis connection count", connectionCount, 1...256),
             ("Redis value size cap", maxValueBytes, 1024...(512 << 20)),

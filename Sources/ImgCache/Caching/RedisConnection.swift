@@ -26,10 +26,11 @@ final class RedisConnection: @unchecked Sendable {
     static let replySlack = 64 << 10
 
     /// Connects to the first of `addresses` that accepts within the connect time-out (shared by
-    /// them all), then authenticates and selects the database in one round trip.
+    /// them all), then authenticates and selects the database in one round trip. `displayURL`
+    /// names the server in messages.
     /// - Throws: `RedisFailure` when no address accepts in time, or the server rejects AUTH or
     ///   SELECT, or does not answer them in time.
-    init(addresses: [RedisHostResolver.Address], configuration: RedisConfiguration) throws(RedisFailure) {
+    init(addresses: [RedisHostResolver.Address], displayURL: String, configuration: RedisConfiguration) throws(RedisFailure) {
         let deadline = Self.deadline(after: configuration.connectTimeout)
         var socket: Int32?
         var failures: [String] = []
@@ -41,7 +42,7 @@ final class RedisConnection: @unchecked Sendable {
             }
         }
         guard let socket else {
-            throw RedisFailure("cannot connect to \(configuration.displayURL): " + failures.joined(separator: "; "))
+            throw RedisFailure("cannot connect to \(displayURL): " + failures.joined(separator: "; "))
         }
         guard let reader = redisReaderCreate() else {
             close(socket)

@@ -2,8 +2,10 @@ import Foundation
 import Synchronization
 
 /// The shared Redis tier: originals and variants framed as `RedisCacheValue`s under
-/// `imgcache:o:<md5 of the key>` and `imgcache:v:<md5 of the key>`, download leases under
-/// `imgcache:lease:<md5>`, and the counters of every instance in the hash `imgcache:stats`.
+/// `imgcache:o:{<md5 of the key>}` and `imgcache:v:{<md5 of the key>}`, download leases under
+/// `imgcache:lease:{<md5>}` (the hash tag in braces puts every key of one cache key in one hash
+/// slot of a cluster, so that each round trip touches one slot), and the counters of every
+/// instance in the hash `imgcache:stats`, split into shards (see `statsKey(shard:)`).
 ///
 /// Every method blocks for at most the configured time-outs (run it on a blocking thread) and
 /// never throws: Redis being down, slow, full (`-OOM`) or read-only (`-READONLY`) makes a lookup
@@ -18,15 +20,29 @@ public final class RedisTier: Sendable {
     /// Redis).
     public let configuration: RedisConfiguration
     /// Nil when the configuration is invalid: the tier then serves without Redis.
-    private let client: RedisClient?
+    private let routing: (any RedisCommandRouting)?
     private let seal: RedisValueSeal
     /// This instance's wall clock, for the freshness left of what it stores and reads.
     private let now: @Sendable () -> Date
-    /// This instance's counters, and the part of them not yet added to `imgcache:stats` (sent
-    /// with the next command that reaches Redis, or by `flushCounters()`).
+    /// This instance's counters, and the part of them not yet added to `imgcache:stats` (see
+    /// `run(_:slotKey:)`).
     private let counts = Mutex((local: RedisTierCounters(), unsent: RedisTierCounters()))
+    /// When the chores of `doChoresIfDue` were last done (uptime nanoseconds), and the leases
+    /// whose release did not reach Redis, with when they expire (uptime nanoseconds).
+    private let chores = Mutex((doneAt: UInt64(0), unreleased: [(keys: Keys, token: String, expiresAt: UInt64)]()))
 
-    static let statsKey = "imgcache:stats"
+    /// The shards of the counters' hash: each increment goes to one chosen at random, so that no
+    /// single node of a cluster takes every counter write, and `sharedCounters()` adds them up.
+    static let statsShardCount = 16
+    /// The longest a tier keeps its chores after a round trip reached Redis: on a cluster its
+    /// counters, sent in a round trip of their own (on one server they go with every command),
+    /// and the releases that could not reach Redis (see `releaseLease`).
+    static let choreInterval: TimeInterval = 1
+    /// The most releases kept to try again.
+    static let unreleasedLimit = 256
+
+    /// The hash of counter shard `shard` (0 to `statsShardCount - 1`): `imgcache:stats:{<shard>}`.
+    static func statsKey(shard: Int) -> String { "imgcache:stats:{\(shard)}" }
     /// Deletes the lease only if it still holds this instance's token (it may have expired and
     /// been taken by another instance meanwhile).
     static let releaseScript = "if redis.call('get',KEYS[1])==ARGV[1] then return redis.call('del',KEYS[1]) else return 0 end"
@@ -43,17 +59,17 @@ public final class RedisTier: Sendable {
         return 0
         """
 
-    /// The Redis keys of one cache key: its value's and its lease's.
+    /// The Redis keys of one cache key: its value's and its lease's, in one hash slot.
     struct Keys: Sendable, Equatable {
-        /// `imgcache:o:<md5>` for an original's key, `imgcache:v:<md5>` for a variant's.
+        /// `imgcache:o:{<md5>}` for an original's key, `imgcache:v:{<md5>}` for a variant's.
         let value: String
-        /// `imgcache:lease:<md5>`.
+        /// `imgcache:lease:{<md5>}`.
         let lease: String
 
         init(cacheKey: String) {
-            let name = CacheKey.hashedName(for: cacheKey)
-            value = (CacheKey.isVariantKey(cacheKey) ? "imgcache:v:" : "imgcache:o:") + name
-            lease = "imgcache:lease:" + name
+            let tag = "{" + CacheKey.hashedName(for: cacheKey) + "}"
+            value = (CacheKey.isVariantKey(cacheKey) ? "imgcache:v:" : "imgcache:o:") + tag
+            lease = "imgcache:lease:" + tag
         }
     }
 
@@ -72,17 +88,17 @@ public final class RedisTier: Sendable {
         seal = RedisValueSeal(secret: configuration.secret)
         do {
             try configuration.validate()
-            client = RedisClient(configuration: configuration, log: log)
+            routing = configuration.makeRouting(log: log)
         } catch {
             log?("warning: Redis at \(configuration.displayURL) is not used: \(error)")
-            client = nil
+            routing = nil
         }
     }
 
     /// Adds the counters not yet sent to `imgcache:stats` now; when Redis cannot be reached they
     /// wait for the next command that reaches it.
     public func flushCounters() {
-        _ = run([])
+        sendCounters()
     }
 
     /// Sends the counters not yet sent, then closes the connections; later calls find nothing
@@ -90,7 +106,7 @@ public final class RedisTier: Sendable {
     /// command time-out.
     public func close() {
         flushCounters()
-        client?.close()
+        routing?.close()
     }
 
     /// This instance's counters since it was made.
@@ -98,28 +114,34 @@ public final class RedisTier: Sendable {
 
     /// True when Redis answers a `PING` within the command time-out (a health check).
     public func answers() -> Bool {
-        run([Self.command(["PING"])])?.first == .status("PONG")
+        run([Self.command(["PING"])], slotKey: nil)?.first == .status("PONG")
     }
 
-    /// The counters of every instance that used this Redis (the `imgcache:stats` hash, its known
-    /// fields only, so that the reply stays small), nil when Redis cannot be reached.
+    /// The counters of every instance that used this Redis (the shards of `imgcache:stats`
+    /// added up, their known fields only, so that the replies stay small), nil when Redis cannot
+    /// be reached.
     public func sharedCounters() -> RedisTierCounters? {
-        let command = Self.command(["HMGET", Self.statsKey] + RedisTierCounters.fieldNames)
-        guard case .array(let items)? = run([command])?.first, items.count == RedisTierCounters.fieldNames.count else {
-            return nil
+        var total = RedisTierCounters()
+        for shard in 0..<Self.statsShardCount {
+            let key = Self.statsKey(shard: shard)
+            let command = Self.command(["HMGET", key] + RedisTierCounters.fieldNames)
+            guard case .array(let items)? = run([command], slotKey: key)?.first,
+                  items.count == RedisTierCounters.fieldNames.count
+            else { return nil }
+            var pairs: [String: Int] = [:]
+            for (name, item) in zip(RedisTierCounters.fieldNames, items) {
+                if case .bytes(let value) = item { pairs[name] = Int(String(decoding: value, as: UTF8.self)) }
+            }
+            total = total + RedisTierCounters(hash: pairs)
         }
-        var pairs: [String: Int] = [:]
-        for (name, item) in zip(RedisTierCounters.fieldNames, items) {
-            if case .bytes(let value) = item { pairs[name] = Int(String(decoding: value, as: UTF8.self)) }
-        }
-        return RedisTierCounters(hash: pairs)
+        return total
     }
 
     /// The copy under `keys` when it decodes, with its expiry by this instance's clock; nil when
     /// absent, rejected, over `maxValueBytes` or unreachable. Counted as a hit (fresh), a miss, or
     /// a miss and a rejection.
     func lookup(_ keys: Keys) -> CachedData? {
-        guard let replies = run(readCommands(keys)) else { return nil }
+        guard let replies = run(readCommands(keys), slotKey: keys.value) else { return nil }
         switch read(replies[...], keys: keys) {
         case .found(let data):
             count { data.isExpired(at: now()) ? $0.misses += 1 : ($0.hits += 1) }
@@ -154,7 +176,7 @@ public final class RedisTier: Sendable {
             return false
         }
         let command = Self.command(["SET", keys.value]) + [frame] + Self.command(["PX", String(Int64(lifetime.rounded(.down)))])
-        guard let reply = run([command])?.first else { return false }
+        guard let reply = run([command], slotKey: keys.value)?.first else { return false }
         let stored = reply == .status("OK")
         count { stored ? $0.stores += 1 : ($0.errors += 1) }
         return stored
@@ -162,7 +184,7 @@ public final class RedisTier: Sendable {
 
     /// Deletes the value under `keys`.
     func remove(_ keys: Keys) {
-        guard let reply = run([Self.command(["DEL", keys.value])])?.first else { return }
+        guard let reply = run([Self.command(["DEL", keys.value])], slotKey: keys.value)?.first else { return }
         if case .integer = reply { return }
         count { $0.errors += 1 }
     }
@@ -174,7 +196,7 @@ public final class RedisTier: Sendable {
         guard let header = RedisCacheValue.header(payloadCount: payload.count, seal: seal) else { return false }
         let command = Self.command(["EVAL", Self.removeIfHoldingScript, "1", keys.value]) + [payload]
             + Self.command([String(seal.tagLength)]) + [header]
-        guard let reply = run([command])?.first else { return false }
+        guard let reply = run([command], slotKey: keys.value)?.first else { return false }
         guard case .integer(let removed) = reply else {
             count { $0.errors += 1 }
             return false
@@ -190,7 +212,7 @@ public final class RedisTier: Sendable {
     func acquireLease(_ keys: Keys) -> (attempt: LeaseAttempt, found: CachedData?) {
         let token = UUID().uuidString
         let set = Self.command(["SET", keys.lease, token, "NX", "PX", String(Int(configuration.leaseTTL * 1000))])
-        guard let replies = run([set] + readCommands(keys)) else {
+        guard let replies = run([set] + readCommands(keys), slotKey: keys.value) else {
             count { $0.leasesUnavailable += 1 }
             return (.unavailable, nil)
         }
@@ -212,7 +234,7 @@ public final class RedisTier: Sendable {
     func renewLease(_ keys: Keys, token: String) -> Bool {
         let milliseconds = String(Int(configuration.leaseTTL * 1000))
         let command = Self.command(["EVAL", Self.renewScript, "1", keys.lease, token, milliseconds])
-        guard let reply = run([command])?.first else { return false }
+        guard let reply = run([command], slotKey: keys.lease)?.first else { return false }
         guard case .integer(let renewed) = reply else {
             count { $0.errors += 1 }
             return false
@@ -221,8 +243,17 @@ public final class RedisTier: Sendable {
     }
 
     /// Releases the lease for `keys` if it still holds `token` (compare and delete, atomically).
+    /// A release that cannot reach Redis (its node down) is tried again after a later round trip
+    /// that does, while the lease lives: after a failover the promoted replica holds the lease,
+    /// and the others would otherwise wait out its TTL for a value that does not come.
     func releaseLease(_ keys: Keys, token: String) {
-        guard let reply = run([Self.command(["EVAL", Self.releaseScript, "1", keys.lease, token])])?.first else { return }
+        guard let reply = run([Self.releaseCommand(keys, token: token)], slotKey: keys.lease)?.first else {
+            let expiresAt = DispatchTime.now().uptimeNanoseconds + UInt64(configuration.leaseTTL * 1e9)
+            chores.withLock { chores in
+                if chores.unreleased.count < Self.unreleasedLimit { chores.unreleased.append((keys, token, expiresAt)) }
+            }
+            return
+        }
         if case .integer = reply { return }
         count { $0.errors += 1 }
     }
@@ -262,27 +293,74 @@ public final class RedisTier: Sendable {
             expiresAt: value.expiresAt(keyMilliseconds: Int64(milliseconds), now: now())))
     }
 
-    /// Runs `commands` with the unsent counters added to `imgcache:stats` in the same round trip;
-    /// returns the replies to `commands`, nil when Redis was not reached (the counters stay
-    /// unsent, and the failure is counted as an error: callers count only wrong replies).
-    private func run(_ commands: [[Data]]) -> [RedisReply]? {
-        let unsent = counts.withLock { counts in
-            defer { counts.unsent = RedisTierCounters() }
-            return counts.unsent
+    /// Runs `commands` (whose keys share `slotKey`'s hash slot) in one round trip and returns
+    /// their replies; nil when Redis was not reached (counted as an error: callers count only
+    /// wrong replies). On one server the unsent counters go in the same round trip; on a cluster
+    /// they follow in one of their own (see `doChoresIfDue`).
+    private func run(_ commands: [[Data]], slotKey: String?) -> [RedisReply]? {
+        guard let routing else {
+            count { $0.errors += 1 }
+            return nil
         }
-        let increments = unsent.fields.filter { $0.1 != 0 }.map { Self.command(["HINCRBY", Self.statsKey, $0.0, String($0.1)]) }
-        guard !commands.isEmpty || !increments.isEmpty else { return [] }
-        guard let replies = client?.run(commands + increments) else {
+        let unsent = routing.isSingleServer ? takeUnsentCounters() : RedisTierCounters()
+        let increments = Self.increments(unsent, shard: Int.random(in: 0..<Self.statsShardCount))
+        guard let replies = routing.run(commands + increments, slotKey: slotKey) else {
             counts.withLock { counts in
                 counts.unsent = counts.unsent + unsent
-                if !commands.isEmpty {
-                    counts.local.errors += 1
-                    counts.unsent.errors += 1
-                }
+                counts.local.errors += 1
+                counts.unsent.errors += 1
             }
             return nil
         }
+        doChoresIfDue(routing)
         return Array(replies.prefix(commands.count))
+    }
+
+    /// After a round trip reached Redis, once `choreInterval` has passed since the last time:
+    /// sends the counters on a cluster, and tries again the releases that did not reach Redis
+    /// (those whose lease has not expired yet).
+    private func doChoresIfDue(_ routing: any RedisCommandRouting) {
+        let now = DispatchTime.now().uptimeNanoseconds
+        let unreleased = chores.withLock { chores -> [(keys: Keys, token: String, expiresAt: UInt64)]? in
+            guard now >= chores.doneAt + UInt64(Self.choreInterval * 1e9) else { return nil }
+            chores.doneAt = now
+            defer { chores.unreleased = [] }
+            return chores.unreleased.filter { $0.expiresAt > now }
+        }
+        guard let unreleased else { return }
+        if !routing.isSingleServer { sendCounters() }
+        let left = unreleased.filter { lease in
+            routing.run([Self.releaseCommand(lease.keys, token: lease.token)], slotKey: lease.keys.lease) == nil
+        }
+        guard !left.isEmpty else { return }
+        chores.withLock { chores in chores.unreleased = Array((left + chores.unreleased).prefix(Self.unreleasedLimit)) }
+    }
+
+    private static func releaseCommand(_ keys: Keys, token: String) -> [Data] {
+        command(["EVAL", releaseScript, "1", keys.lease, token])
+    }
+
+    /// Sends the unsent counters to a shard chosen at random in a round trip of their own;
+    /// counters that cannot be sent stay unsent.
+    private func sendCounters() {
+        let unsent = takeUnsentCounters()
+        let shard = Int.random(in: 0..<Self.statsShardCount)
+        let increments = Self.increments(unsent, shard: shard)
+        guard !increments.isEmpty, routing?.run(increments, slotKey: Self.statsKey(shard: shard)) == nil else { return }
+        counts.withLock { counts in counts.unsent = counts.unsent + unsent }
+    }
+
+    /// The counters not yet sent, which are from now on counted as sent.
+    private func takeUnsentCounters() -> RedisTierCounters {
+        counts.withLock { counts in
+            defer { counts.unsent = RedisTierCounters() }
+            return counts.unsent
+        }
+    }
+
+    /// The HINCRBY commands that add `counters` (those not 0) to counter shard `shard`.
+    private static func increments(_ counters: RedisTierCounters, shard: Int) -> [[Data]] {
+        counters.fields.filter { $0.1 != 0 }.map { command(["HINCRBY", statsKey(shard: shard), $0.0, String($0.1)]) }
     }
 
     /// Adds to this instance's counters, and to those still to send.

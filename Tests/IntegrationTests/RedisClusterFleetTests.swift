@@ -1,0 +1,107 @@
+import Foundation
+import XCTest
+
+@testable import ImgCache
+
+/// Four `imgcache prefetch` processes sharing a 6-node Redis Cluster, fetching the same URLs
+/// from nginx at once, with a master killed halfway: every fetch succeeds, and the origin sees
+/// each URL once, plus the downloads in flight at the kill (at most 4 x 8) and, for the URLs of
+/// the killed master's slots reached before its replica is promoted, one per instance (their
+/// leases cannot be taken). Once the replica is promoted, a new list is fetched about once.
+final class RedisClusterFleetTests: XCTestCase {
+    var nginx: NginxServer!
+    var cluster: RedisCluster!
+    var folder: URL!
+    var list: URL!
+    static let urlCount = 200, processCount = 4, laterURLCount = 100
+    /// Downloads an instance runs at once (`maxConcurrentLoads`'s default).
+    static let loadsPerInstance = 8
+
+    override func setUp() async throws {
+        cluster = try RedisCluster()
+        nginx = try NginxServer()
+        folder = try ServerProcess.temporaryFolder("imgcache-cluster-fleet")
+        list = try writeList("urls.txt", (0..<Self.urlCount).map { "/f\($0).jpg" })
+    }
+
+    /// A list of nginx URLs of `paths`, each a distinct JPEG.
+    private func writeList(_ name: String, _ paths: [String]) throws -> URL {
+        for (index, path) in paths.enumerated() {
+            try TestImage.jpeg(width: 256, height: 192, seed: UInt8(index % 256)).write(to: nginx.root.appendingPathComponent(path))
+        }
+        let file = folder.appendingPathComponent(name)
+        try paths.map { nginx.url($0).absoluteString }.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
+        return file
+    }
+
+    override func tearDown() async throws {
+        nginx?.stop()
+        cluster?.stop()
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    private func start(_ number: Int, list: URL) throws -> PrefetchProcess {
+        try PrefetchProcess([
+            "prefetch", list.path, "--size", "64x64", "--json", "--redis", cluster.url,
+            "--cache-dir", folder.appendingPathComponent("cache-\(number)").path,
+        ])
+    }
+
+    func testEveryFetchSucceedsWhenAMasterIsKilledHalfway() throws {
+        let instances = try (0..<Self.processCount).map { try self.start($0, list: list) }
+        // Halfway: once nginx has served half the URLs (or after 60 s at most).
+        let accessLog = nginx.prefix.appendingPathComponent("access.log")
+        func served() -> Int { ((try? String(contentsOf: accessLog, encoding: .utf8)) ?? "").split(separator: "\n").count }
+        let deadline = Date().addingTimeInterval(60)
+        while served() < Self.urlCount / 2, Date() < deadline { usleep(2_000) }
+        // The first seed of the URL: the instances started later find it down, and warn of nothing.
+        let victim = cluster.ports[0]
+        let killedSlots = try XCTUnwrap(try cluster.masters()[victim], "redis-cli makes the first nodes named masters")
+        let servedAtKill = served()
+        let killed = Date()
+        cluster.kill(port: victim)
+        let results = try instances.map { try $0.finish() }
+        let after = Date().timeIntervalSince(killed)
+        for result in results {
+            XCTAssertEqual(result.summary["failed"] as? Int, 0)
+            XCTAssertEqual(result.summary["total"] as? Int, Self.urlCount)
+            // One warning per instance that noticed the outage, never more.
+            XCTAssertLessThanOrEqual(result.errors.split(separator: "\n").count, 1, result.errors)
+        }
+        let log = try nginx.accessLog(count: Self.urlCount)
+        let perPath = Dictionary(log.map { ($0.path, 1) }, uniquingKeysWith: +)
+        XCTAssertEqual(perPath.count, Self.urlCount)
+        let shared = results.reduce(0) { $0 + ($1.summary["shared"] as? Int ?? 0) }
+        let victimURLs = try (0..<Self.urlCount).filter { index in
+            let key = RedisTier.Keys(cacheKey: nginx.url("/f\(index).jpg").absoluteString).value
+            return killedSlots.contains { $0.contains(RedisHashSlot.slot(of: key)) }
+        }.count
+        let bound = Self.urlCount + Self.processCount * Self.loadsPerInstance + (Self.processCount - 1) * victimURLs
+        print("\(Self.processCount) instances x \(Self.urlCount) URLs, master \(victim) (\(victimURLs) of the URLs) killed after "
+            + "\(servedAtKill) origin requests: \(log.count) origin requests in all (\(log.count - Self.urlCount) more than the URLs; "
+            + "bound \(bound)), \(shared) served from the cluster; warnings: \(results.filter { !$0.errors.isEmpty }.count); "
+            + "the fleet finished \(String(format: "%.2f", after)) s after the kill")
+        XCTAssertLessThanOrEqual(log.count, bound)
+        // Once the replica is promoted, the fleet shares again: a new list, about once each.
+        try cluster.waitUntilServing()
+        let later = try writeList("later.txt", (0..<Self.laterURLCount).map { "/later\($0).jpg" })
+        let again = try (0..<Self.processCount).map { try self.start($0, list: later) }
+        for result in try again.map({ try $0.finish() }) {
+            XCTAssertEqual(result.summary["failed"] as? Int, 0)
+            XCTAssertEqual(result.errors, "", "no warning once the replica serves")
+        }
+        let laterRequests = try nginx.accessLog(count: Self.urlCount + Self.laterURLCount).filter { $0.path.hasPrefix("/later") }.count
+        print("after the promotion: \(laterRequests) origin requests for \(Self.laterURLCount) new URLs")
+        XCTAssertLessThanOrEqual(laterRequests, Self.laterURLCount + Self.processCount)
+        // `cache stats` adds up the counter shards of every master.
+        let stats = try CommandRunner.run("imgcache", [
+            "cache", "stats", "--json", "--cache-dir", folder.appendingPathComponent("cache-0").path, "--redis", cluster.url,
+        ])
+        XCTAssertEqual(stats.status, 0, stats.errors)
+        let counters = try XCTUnwrap(CommandRunner.json(stats.output)["redis"] as? [String: Any])
+        XCTAssertEqual(counters["available"] as? Bool, true)
+        XCTAssertEqual(counters["url"] as? String, "redis-cluster://127.0.0.1:\(cluster.ports[0]),127.0.0.1:\(cluster.ports[1])")
+        XCTAssertGreaterThanOrEqual(counters["stores"] as? Int ?? 0, 2 * Self.laterURLCount, "each new URL's original and variant")
+        XCTAssertGreaterThan(counters["errors"] as? Int ?? 0, 0, "the outage's")
+    }
+}
