@@ -18,6 +18,9 @@ let package = Package(
         // library call in setjmp so that no Swift frame is ever jumped over.
         .target(name: "CPNG", path: "Sources/CPNG", linkerSettings: [.linkedLibrary("png16")]),
         .target(name: "CJPEG", path: "Sources/CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
+        // URLSession's per-transfer host check without the leak of Swift 6.3's FoundationNetworking
+        // (libcurl's parsed URL freed whole): a definition the dynamic linker prefers to the toolchain's.
+        .target(name: "CCurlHost", path: "Sources/CCurlHost", linkerSettings: [.linkedLibrary("curl")]),
         // The disk cache's index (libsqlite3) and file names (MD5 from libcrypto's EVP API).
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
         .systemLibrary(name: "CCrypto", path: "Sources/CCrypto"),
@@ -39,10 +42,12 @@ let package = Package(
         .systemLibrary(name: "CCairo", path: "Sources/CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         // `imgcache serve`'s HTTP server (libmicrohttpd, its variadic calls wrapped in the shim), for
         // the CLI only: the ImgCache library never links it.
+        // glibc's mallopt, for the CLI's malloc arena limit.
+        .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
         .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .target(
             name: "ImgCache",
-            dependencies: ["CGIF", "CPNG", "CJPEG", "CSQLite", "CCrypto", "CDeflate", "CLCMS", "CWebP", "CHeif", "CAVIF", "CHiredis"],
+            dependencies: ["CGIF", "CPNG", "CJPEG", "CCurlHost", "CSQLite", "CCrypto", "CDeflate", "CLCMS", "CWebP", "CHeif", "CAVIF", "CHiredis"],
             path: "Sources/ImgCache"
         ),
         .target(name: "ImgCacheDrawing", dependencies: ["ImgCache", "CCairo"], path: "Sources/ImgCacheDrawing"),
@@ -52,7 +57,7 @@ let package = Package(
         // The commit `imgcache --version` prints, written before each build (Plugins/BuildCommit).
         .plugin(name: "BuildCommit", capability: .buildTool(), path: "Plugins/BuildCommit"),
         .target(
-            name: "ImgCacheCommandLine", dependencies: ["ImgCache", "ImgCacheDrawing", "ImgCacheServer"],
+            name: "ImgCacheCommandLine", dependencies: ["ImgCache", "ImgCacheDrawing", "ImgCacheServer", "CMalloc"],
             path: "Sources/ImgCacheCommandLine", plugins: ["BuildCommit"]),
         // `imgcache serve`'s URLs: imgproxy-compatible signed paths and options to ImageRequests, pure
         // Swift with HMAC-SHA256 from libcrypto (no HTTP).

@@ -16,7 +16,9 @@ lintian=yes
 
 # The Swift runtime is not in Debian: linked statically, the binary needs only Debian's libraries.
 # Relocations resolved at start and then read-only (-z now), as Debian builds its packages.
-flags=(-c release --static-swift-stdlib -Xlinker -z -Xlinker now)
+# FoundationNetworking's per-transfer host check goes to Sources/CCurlHost's, which does not leak
+# the request's URL (--wrap: statically linked, the toolchain's own definition wins the link).
+flags=(-c release --static-swift-stdlib -Xlinker -z -Xlinker now -Xlinker --wrap=CFURLSessionCurlHostIsEqual)
 swift build "${flags[@]}" --product imgcache
 binary=$(swift build "${flags[@]}" --show-bin-path)/imgcache
 

@@ -3,4 +3,5 @@ import Glibc
 #endif
 import ImgCacheCommandLine
 
+MallocArenas.limitToCores()
 exit(CommandLineTool.run(Array(CommandLine.arguments.dropFirst())))

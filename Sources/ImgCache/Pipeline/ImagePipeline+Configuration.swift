@@ -18,8 +18,8 @@ extension ImagePipeline {
         /// Bytes of decoded frames the memory cache keeps. Default 64 MiB.
         public var memoryCacheLimit: Int
         /// Stored variants whose place the pipeline remembers, so that `prepare` of one costs a
-        /// `stat` of its file, and `storedSummary(for:)` can answer without waiting. A few hundred
-        /// bytes each. Default 10,000; 0 to 10,000,000 (0 remembers none).
+        /// `stat` of its file, and `storedSummary(for:)` can answer without waiting. Under 1 KB
+        /// each (about 9 MB at the default). Default 10,000; 0 to 10,000,000 (0 remembers none).
         public var rememberedVariantLimit: Int
         /// Downloads at once. Default 8. A loader opens at most 4 connections to one host (see
         /// `DataLoader.Configuration.reusesConnections`): over HTTP/1.1 the downloads beyond 4 wait

@@ -13,8 +13,9 @@ import Synchronization
 /// after the oldest pending one, or once 1,024 variants are pending; a batch is stamped with the
 /// time of the read that made it due (a variant read many times meanwhile is stamped once).
 ///
-/// Holds a few hundred bytes per variant (its key, file path, format and sizes), for at most
-/// `limit` variants, least recently used forgotten first.
+/// Holds under 1 KB per variant (its key, file path, format and sizes; its file URL is made again
+/// when it is read, which keeps about 400 bytes less a variant), for at most `limit` variants,
+/// least recently used forgotten first.
 final class RememberedVariants: Sendable {
     /// A stored variant as it was when remembered.
     private struct Entry: Sendable {
@@ -22,8 +23,6 @@ final class RememberedVariants: Sendable {
         let pixelSize: PixelSize
         let frameCount: Int
         let byteCount: Int
-        let fileURL: URL
-        /// `fileURL.path`, which is not free to compute.
         let path: String
         let expiresAt: Date?
         let file: StoredFileVersion
@@ -58,7 +57,7 @@ final class RememberedVariants: Sendable {
         guard let file = StoredFileVersion(path: path) else { return }
         let entry = Entry(
             format: variant.format, pixelSize: variant.pixelSize, frameCount: variant.frameCount,
-            byteCount: variant.byteCount, fileURL: fileURL, path: path, expiresAt: variant.expiresAt, file: file)
+            byteCount: variant.byteCount, path: path, expiresAt: variant.expiresAt, file: file)
         entries.set(entry, for: key, cost: 1)
     }
 
@@ -69,7 +68,7 @@ final class RememberedVariants: Sendable {
         guard let entry = entries.value(for: key), isUsable(entry, key: key, at: date) else { return nil }
         return PreparedVariant(
             format: entry.format, pixelSize: entry.pixelSize, frameCount: entry.frameCount, byteCount: entry.byteCount,
-            fileURL: entry.fileURL, unstoredData: nil, source: nil, cacheOutcome: .disk, timings: ImageTimings(),
+            fileURL: URL(fileURLWithPath: entry.path, isDirectory: false), unstoredData: nil, source: nil, cacheOutcome: .disk, timings: ImageTimings(),
             expiresAt: entry.expiresAt, image: nil)
     }
 
