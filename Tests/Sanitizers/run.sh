@@ -38,7 +38,7 @@ asan_skip='^ConformanceTests\.'
 # Left out under both: the multi-process Redis fleets, whose counts hold only while Redis answers
 # within the tier's 100 ms command time-out; a sanitizer's slowdown on a loaded machine can miss
 # it, which the tier rightly treats as an outage (`make test` runs them).
-redis_fleet_skip='^IntegrationTests\.(RedisFleetTests|RedisLoadTests)/'
+redis_fleet_skip='^IntegrationTests\.(RedisFleetTests|RedisLoadTests|RedisClusterFleetTests|RedisSentinelFleetTests)/'
 # The suites with threads of their own or concurrent callers, under ThreadSanitizer, by the class
 # names' families: the pipeline and its coalescer, pools and gates, the loader, the disk and
 # memory caches, the Redis tier, the HTTP server and `imgcache serve` (a TSan build too).
