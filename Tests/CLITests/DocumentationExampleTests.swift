@@ -6,7 +6,8 @@ import XCTest
 /// line in turn, in a fresh folder per page where `Samples` is the repository's, and what it prints
 /// must be the lines under it (a line `...` stands for any lines). An example of a verb that needs
 /// nothing but the repository (`decode`, `info`, `slice`, `overlay`, `layout`, `devices`) and names
-/// no URL or variable must be such a block, so that no example that can run goes unchecked.
+/// no URL or variable must be such a block, so that no example that can run goes unchecked. Every
+/// link between the pages must lead to a file and a heading that exist.
 final class DocumentationExampleTests: XCTestCase {
     private static let offlineVerbs: Set<String> = ["decode", "info", "slice", "overlay", "layout", "devices"]
 
@@ -112,5 +113,34 @@ final class DocumentationExampleTests: XCTestCase {
                     "\(block.page): '\(command)' can run offline: show it in a console block with what it prints")
             }
         }
+    }
+
+    /// The anchor GitHub gives a heading: lower case, backticks and punctuation dropped, spaces as dashes.
+    static func anchor(_ heading: some StringProtocol) -> String {
+        String(heading.lowercased().filter { $0.isLetter || $0.isNumber || $0 == " " || $0 == "-" }
+            .map { $0 == " " ? "-" : $0 })
+    }
+
+    func testEveryLinkBetweenThePagesLeadsToAFileAndAHeadingThatExist() throws {
+        var checked = 0
+        for page in try DocumentationPages.readerPages() {
+            let text = try String(contentsOf: DocumentationPages.repository.appendingPathComponent(page), encoding: .utf8)
+            let prose = text.replacing(/```.*?```/.dotMatchesNewlines(), with: "")
+            for link in prose.matches(of: /\]\(([^)\s]+)\)/) where !link.1.hasPrefix("http") {
+                let parts = link.1.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
+                let folder = URL(fileURLWithPath: page).deletingLastPathComponent().relativePath
+                let path = parts[0].isEmpty ? page : (folder == "." ? "" : folder + "/") + parts[0]
+                let target = DocumentationPages.repository.appendingPathComponent(path).standardizedFileURL
+                XCTAssertTrue(FileManager.default.fileExists(atPath: target.path), "\(page): \(link.1) leads to no file")
+                if parts.count == 2, target.pathExtension == "md", let contents = try? String(contentsOf: target, encoding: .utf8) {
+                    let headings = contents.split(separator: "\n").compactMap { line in
+                        line.firstMatch(of: /^#+ (.*)$/).map { Self.anchor($0.1) }
+                    }
+                    XCTAssertTrue(headings.contains(String(parts[1])), "\(page): \(link.1) names no heading of \(path)")
+                }
+                checked += 1
+            }
+        }
+        XCTAssertGreaterThanOrEqual(checked, 30, "the pages' links")
     }
 }
