@@ -40,10 +40,10 @@ let package = Package(
         // The overlay's drawing (outlines and text) with cairo, for the CLI only: the ImgCache
         // library never links a drawing library.
         .systemLibrary(name: "CCairo", path: "Sources/CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
-        // `imgcache serve`'s HTTP server (libmicrohttpd, its variadic calls wrapped in the shim), for
-        // the CLI only: the ImgCache library never links it.
         // glibc's mallopt, for the CLI's malloc arena limit.
         .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
+        // `imgcache serve`'s HTTP server (libmicrohttpd, its variadic calls wrapped in the shim), for
+        // the CLI only: the ImgCache library never links it.
         .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .target(
             name: "ImgCache",
