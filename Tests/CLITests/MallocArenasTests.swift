@@ -1,3 +1,4 @@
+import TestSupport
 import XCTest
 @testable import ImgCacheCommandLine
 
@@ -18,6 +19,7 @@ final class MallocArenasTests: XCTestCase {
 
     func testTheLimitIsSetForThisProcess() throws {
         try XCTSkipIf(ProcessInfo.processInfo.environment["MALLOC_ARENA_MAX"] != nil, "the environment sets the limit")
+        try XCTSkipIf(Sanitizer.isActive, "\(Sanitizer.name ?? "") sanitizer: its allocator replaces glibc's malloc, which mallopt tunes")
         XCTAssertEqual(MallocArenas.limitToCores(), Int32(ProcessInfo.processInfo.activeProcessorCount))
     }
 }
