@@ -9,8 +9,7 @@ import XCTest
 /// (indentation aside), and each region is compiled here and run against nginx, with what its
 /// comments say checked after it.
 final class DocumentationArticleTests: XCTestCase {
-    private static let repository = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    private static let repository = DocumentationPages.repository
 
     private var nginx: NginxServer!
     private var folder: URL!

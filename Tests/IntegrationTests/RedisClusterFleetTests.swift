@@ -94,11 +94,8 @@ final class RedisClusterFleetTests: XCTestCase {
         print("after the promotion: \(laterRequests) origin requests for \(Self.laterURLCount) new URLs")
         XCTAssertLessThanOrEqual(laterRequests, Self.laterURLCount + Self.processCount)
         // `cache stats` adds up the counter shards of every master.
-        let stats = try CommandRunner.run("imgcache", [
-            "cache", "stats", "--json", "--cache-dir", folder.appendingPathComponent("cache-0").path, "--redis", cluster.url,
-        ])
-        XCTAssertEqual(stats.status, 0, stats.errors)
-        let counters = try XCTUnwrap(CommandRunner.json(stats.output)["redis"] as? [String: Any])
+        let stats = try CommandRunner.cacheStats(folder.appendingPathComponent("cache-0"), redis: cluster.url)
+        let counters = try XCTUnwrap(stats["redis"] as? [String: Any])
         XCTAssertEqual(counters["available"] as? Bool, true)
         XCTAssertEqual(counters["url"] as? String, "redis-cluster://127.0.0.1:\(cluster.ports[0]),127.0.0.1:\(cluster.ports[1])")
         XCTAssertGreaterThanOrEqual(counters["stores"] as? Int ?? 0, 2 * Self.laterURLCount, "each new URL's original and variant")

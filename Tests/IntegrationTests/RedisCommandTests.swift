@@ -34,11 +34,8 @@ final class RedisCommandTests: XCTestCase {
         XCTAssertEqual(try fetch(cache: "b", ["--redis", redis.url]).outcome, "shared")
         let served = try await nginx.settledAccessLog()
         XCTAssertEqual(served.count, 1)
-        let stats = try CommandRunner.run("imgcache", [
-            "cache", "stats", "--json", "--cache-dir", folder.appendingPathComponent("b").path, "--redis", redis.url,
-        ])
-        XCTAssertEqual(stats.status, 0, stats.errors)
-        let counters = try XCTUnwrap(CommandRunner.json(stats.output)["redis"] as? [String: Any])
+        let stats = try CommandRunner.cacheStats(folder.appendingPathComponent("b"), redis: redis.url)
+        let counters = try XCTUnwrap(stats["redis"] as? [String: Any])
         XCTAssertEqual(counters["available"] as? Bool, true)
         XCTAssertEqual(counters["url"] as? String, "redis://127.0.0.1:\(redis.port)/0")
         // a: variant and original missed, both stored; b: the variant hit.

@@ -25,9 +25,10 @@ extension CommandRunner {
         try XCTUnwrap(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]], text)
     }
 
-    /// `imgcache cache stats --json` of `folder`.
-    static func cacheStats(_ folder: URL, file: StaticString = #filePath, line: UInt = #line) throws -> [String: Any] {
-        let result = try run("imgcache", ["cache", "stats", "--json", "--cache-dir", folder.path], file: file, line: line)
+    /// `imgcache cache stats --json` of `folder`, with `redis`'s counters when given (`--redis`).
+    static func cacheStats(_ folder: URL, redis: String? = nil, file: StaticString = #filePath, line: UInt = #line) throws -> [String: Any] {
+        let options = redis.map { ["--redis", $0] } ?? []
+        let result = try run("imgcache", ["cache", "stats", "--json", "--cache-dir", folder.path] + options, file: file, line: line)
         XCTAssertEqual(result.status, 0, result.errors, file: file, line: line)
         return try json(result.output)
     }
