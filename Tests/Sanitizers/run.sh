@@ -87,7 +87,7 @@ for step in "${steps[@]}"; do
     address)
       build "AddressSanitizer, UndefinedBehaviorSanitizer in C" "${asan[@]}"
       say "unit, CLI, server and integration suites under AddressSanitizer"
-      ASAN_OPTIONS=log_path=$reports/address:detect_leaks=0 \
+      ASAN_OPTIONS=log_path=$reports/address:detect_leaks=0:suppressions=$here/asan.supp \
         UBSAN_OPTIONS=log_path=$reports/address:print_stacktrace=1 \
         run_tests address "${asan[@]}" --skip "$asan_skip" --skip "$redis_fleet_skip"
       ;;
