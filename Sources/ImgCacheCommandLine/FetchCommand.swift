@@ -93,7 +93,7 @@ enum FetchCommand: Command {
         if let (first, _) = failures.first { throw first }
     }
 
-    private static let notStored = "(not stored: the server sent no-store, or --store none)"
+    private static let notStored = "(not stored: the server sent no-store, --store none, or over --cache-size-limit)"
 
     /// The output format `path`'s extension names, as a format and as a request's output format
     /// at `quality` (nil: the format's default).

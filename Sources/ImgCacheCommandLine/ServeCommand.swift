@@ -78,6 +78,7 @@ enum ServeCommand: Command {
             """),
         OptionHelp("--ignore-query", "L", .text, "query items of source URLs left out of cache keys (see fetch)"),
         OptionHelp("--cache-dir", "DIR", .directory, "the cache folder (default as for fetch)"),
+        CacheDirectoryOption.sizeLimitHelp,
         OptionHelp("--allowed-hosts", "L", .text, "fetch sources only from these hosts (names and *.domain patterns)"),
         OptionHelp("--allow-private-sources", """
             fetch sources whose address is loopback, private, link-local,

@@ -51,6 +51,9 @@ struct ServeOptions {
         if let folder = try CacheDirectoryOption.value(&reader.arguments) {
             pipeline.diskCache.root = folder
         }
+        if let sizeLimit = try CacheDirectoryOption.sizeLimit(try reader.value("cache-size-limit")) {
+            pipeline.diskCache.sizeLimit = sizeLimit
+        }
 
         let key = environment["IMGCACHE_KEY"].flatMap { $0.isEmpty ? nil : $0 }
         let salt = environment["IMGCACHE_SALT"].flatMap { $0.isEmpty ? nil : $0 }

@@ -91,7 +91,8 @@ enum SliceCommand: Command {
             ?? JPEGEncoder.defaultQuality
         let controls = try EncoderArguments.parse(&arguments)
         let output = try arguments.value("-o", "--output")
-        let cacheDirectory = try CacheDirectoryOption.value(&arguments)
+        var cache = TargetArguments()
+        try cache.parseCacheOptions(&arguments)
         let source = try arguments.positionals(1, usage: "imgcache slice SCREENSHOT|URL (--widget FAMILY --position POS | --all)")[0]
         let slot: (WidgetFamily, SlotPosition)?
         switch (all, family, position) {
@@ -111,7 +112,7 @@ enum SliceCommand: Command {
             layoutArguments: layoutArguments, slot: slot, output: output, format: format, controls: controls, json: json,
             processing: processing)
         let reports = source.contains("://")
-            ? try sliceThroughCache(try TargetArguments.url(for: source), job, cacheDirectory: cacheDirectory)
+            ? try sliceThroughCache(try TargetArguments.url(for: source), job, cache: cache)
             : try sliceFile(source, job)
         if json {
             print(try FetchReport.json(all ? reports : reports[0]))
@@ -137,10 +138,8 @@ enum SliceCommand: Command {
 
     /// Slices the screenshot at `url` through the cache: one download, one decode, each slice a
     /// stored variant of the screenshot.
-    private static func sliceThroughCache(_ url: URL, _ job: Job, cacheDirectory: URL?) throws -> [[String: Any]] {
-        var target = TargetArguments()
-        target.cacheDirectory = cacheDirectory
-        let pipeline = try target.pipeline()
+    private static func sliceThroughCache(_ url: URL, _ job: Job, cache: TargetArguments) throws -> [[String: Any]] {
+        let pipeline = try cache.pipeline()
         defer { shutDown(pipeline) }
         let screenshot = try runBlocking { try await pipeline.data(for: url) }
         let layout = try job.layoutArguments.layout(screenshot: ImageDecoder.inspect(.data(screenshot.data)).size)
@@ -167,7 +166,7 @@ enum SliceCommand: Command {
                 path = destination
             }
             var fields = report(
-                slot, layout, path: path ?? "(not stored: the server sent no-store)", format: summary.format, bytes: summary.byteCount, job)
+                slot, layout, path: path ?? "(not stored: the server sent no-store, or over --cache-size-limit)", format: summary.format, bytes: summary.byteCount, job)
             fields["cache"] = summary.cacheOutcome.rawValue
             return fields
         }

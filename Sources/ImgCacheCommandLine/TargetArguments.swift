@@ -84,6 +84,7 @@ struct TargetArguments {
             the cache folder (default $IMGCACHE_DIR, else $XDG_CACHE_HOME/imgcache,
             else ~/.cache/imgcache): new, empty or an imgcache cache, else exit 6
             """),
+        CacheDirectoryOption.sizeLimitHelp,
         OptionHelp("--allowed-hosts", "L", .text, """
             fetch http(s) URLs, and follow redirects, only to these hosts: names and
             *.domain patterns, comma-separated (default: any host; exit 12 otherwise).
@@ -110,12 +111,14 @@ struct TargetArguments {
     var colorPolicy = ColorPolicy.convert
     /// `--cache-dir`: nil for the default folder.
     var cacheDirectory: URL?
+    /// `--cache-size-limit`: nil for the default limit.
+    var cacheSizeLimit: Int?
     /// `--allowed-hosts`, for the verbs that fetch: nil allows any host.
     var allowedHosts: [String]?
     /// `--redis` or `$IMGCACHE_REDIS`, for the verbs that fetch: nil for no shared tier.
     var redis: RedisConfiguration?
 
-    /// Reads the target options, and `--cache-dir` when `cacheDirectory` is true.
+    /// Reads the target options, and the cache folder's, `--allowed-hosts` and `--redis` when `cacheDirectory` is true.
     static func parse(_ arguments: inout ArgumentList, cacheDirectory: Bool) throws -> TargetArguments {
         var result = TargetArguments()
         let device = try arguments.value("--device")
@@ -161,14 +164,18 @@ struct TargetArguments {
         result.timeline = try timeline(&arguments)
         result.colorPolicy = try arguments.value("--color", expected: "convert, keep or ignore") { ColorPolicy(rawValue: $0) }
             ?? .convert
-        if cacheDirectory {
-            result.cacheDirectory = try CacheDirectoryOption.value(&arguments)
-            result.allowedHosts = try arguments.value("--allowed-hosts").map { list in
-                list.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
-            }
-            result.redis = try RedisOption.configuration(try arguments.value("--redis"))
-        }
+        if cacheDirectory { try result.parseCacheOptions(&arguments) }
         return result
+    }
+
+    /// Reads `cacheOptions`: the cache folder and its size limit, `--allowed-hosts` and `--redis`.
+    mutating func parseCacheOptions(_ arguments: inout ArgumentList) throws {
+        cacheDirectory = try CacheDirectoryOption.value(&arguments)
+        cacheSizeLimit = try CacheDirectoryOption.sizeLimit(try arguments.value("--cache-size-limit"))
+        allowedHosts = try arguments.value("--allowed-hosts").map { list in
+            list.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        }
+        redis = try RedisOption.configuration(try arguments.value("--redis"))
     }
 
     /// The one target, or nil when none was given; several are refused.
@@ -313,6 +320,7 @@ struct TargetArguments {
         configuration.redis = redis
         configuration.log = RedisOption.log
         if let cacheDirectory { configuration.diskCache.root = cacheDirectory }
+        if let cacheSizeLimit { configuration.diskCache.sizeLimit = cacheSizeLimit }
         return try ImagePipeline(configuration: options.applied(to: configuration))
     }
 

@@ -304,7 +304,7 @@ final class FetchRequestOptionsTests: XCTestCase {
         let photo = url("/photo.jpg")
         let report = try fetch(photo, ["--size", "50x50", "--store", "none"])
         XCTAssertEqual(report["cache"] as? String, "network")
-        XCTAssertEqual(report["path"] as? String, "(not stored: the server sent no-store, or --store none)")
+        XCTAssertEqual(report["path"] as? String, "(not stored: the server sent no-store, --store none, or over --cache-size-limit)")
         XCTAssertEqual(report["format"] as? String, "jpeg")
         XCTAssertGreaterThan(report["bytes"] as? Int ?? 0, 0)
         let output = inputs.appendingPathComponent("out.jpg")

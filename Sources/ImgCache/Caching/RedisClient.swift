@@ -83,6 +83,17 @@ final class RedisClient: RedisCommandRouting {
     /// True: every key is on this server.
     var isSingleServer: Bool { true }
 
+    /// True while calls are skipped after a failure (see the type).
+    var isSkipped: Bool {
+        let now = DispatchTime.now()
+        return state.withLock { state in state.skipUntil.map { now < $0 } ?? false }
+    }
+
+    /// True from a failure to the next success (an outage under way, skipped or being retried).
+    var isDown: Bool {
+        state.withLock { state in state.downSince != nil }
+    }
+
     /// Runs `commands` as `run(_:)` does: every key is on this server.
     func run(_ commands: [[Data]], slotKey: String?) -> [RedisReply]? {
         run(commands)

@@ -8,9 +8,10 @@ import Synchronization
 ///
 /// `-MOVED` updates the slot's master, retries there once, and has the whole map read again
 /// before a later round trip; `-ASK` retries once on the node named, after `ASKING`. A node
-/// that fails has the map read again from the other nodes, so that the replica promoted in its
-/// place takes its slots; meanwhile its round trips return nil, and the tier serves without
-/// Redis for those keys. The map is read again at most every `refreshInterval`.
+/// that fails has the map read again from the other nodes, every `refreshInterval` while the
+/// map still names it a master, so that the replica promoted in its place takes its slots
+/// within that time. Meanwhile its round trips return nil, and the tier places the keys of the
+/// images of its slots under stand-in hash tags on the live masters (see `hashTag(for:)`).
 ///
 /// One warning per outage: the first node failure warns, and no other does until a round trip
 /// succeeds on a map read after the last failure. A node that fails while the map is read from
@@ -26,6 +27,12 @@ final class RedisClusterRouter: RedisCommandRouting {
 
     /// The shortest time between two reads of the map after a node failed.
     static let refreshInterval: TimeInterval = 0.25
+    /// The stand-in tags `hashTag(for:)` tries: `TAG~1` to `TAG~8`. With one master of three
+    /// down, all eight fall on it once in 6,561 images, which then go without the tier.
+    static let standInCount = 8
+    /// How long after a failover the tier still looks for a value under its image's stand-in
+    /// tag when its own has none (see `recentStandInTag(for:)`).
+    static let standInLookupPeriod: TimeInterval = 60
 
     private struct State: ~Copyable {
         var map: RedisSlotMap?
@@ -43,6 +50,9 @@ final class RedisClusterRouter: RedisCommandRouting {
         /// read ends.
         var mapSource: RedisAddress?
         var heldWarnings: [(node: RedisAddress, message: String)] = []
+        /// The last outage the map ended (a master down replaced by another), until
+        /// `standInLookupPeriod` after: the map of the outage, and the masters down in it.
+        var endedOutage: (map: RedisSlotMap, down: Set<RedisAddress>, until: UInt64)?
     }
 
     /// A router that reads the map from `seeds` when first used; `configuration` must be valid.
@@ -83,6 +93,34 @@ final class RedisClusterRouter: RedisCommandRouting {
         case .ask:
             return client(for: redirect.address)?.run([Self.asking] + commands).map { Array($0.dropFirst()) }
         }
+    }
+
+    /// `tag` while the master of its hash slot serves; while that master is down (its pool
+    /// skipping it after a failure, the map not yet naming its successor), the first of
+    /// `tag~1` ... `tag~8` whose slot's master is not, so that the instances of a fleet, which
+    /// each find the same master down at its first failed round trip, still share one lease and
+    /// one value per image through a failover. Once the map names the promoted replica, `tag`
+    /// again: what was stored under a stand-in is left to its TTL.
+    func hashTag(for tag: String) -> String {
+        guard let (map, clients) = state.withLock({ state in state.map.map { ($0, state.clients) } }) else { return tag }
+        return Self.standInTag(for: tag, in: map) { clients[$0]?.isSkipped != true } ?? tag
+    }
+
+    /// The stand-in `hashTag(for:)` gave `tag` in the last outage that ended (its master
+    /// replaced in the map) within `standInLookupPeriod`: after the failover, the values stored
+    /// under it are still found by those who did not fetch them in time.
+    func recentStandInTag(for tag: String) -> String? {
+        let now = DispatchTime.now().uptimeNanoseconds
+        guard let outage = state.withLock({ $0.endedOutage }), now < outage.until else { return nil }
+        return Self.standInTag(for: tag, in: outage.map) { !outage.down.contains($0) }
+    }
+
+    /// Nil when the master of `tag`'s slot in `map` is serving; otherwise the first of
+    /// `tag~1` ... `tag~<standInCount>` whose master is (nil when none is).
+    private static func standInTag(for tag: String, in map: RedisSlotMap, isServing: (RedisAddress) -> Bool) -> String? {
+        func serves(_ tag: String) -> Bool { map.master(of: RedisHashSlot.slot(of: tag)).map(isServing) ?? false }
+        if serves(tag) { return nil }
+        return (1...standInCount).lazy.map { "\(tag)~\($0)" }.first(where: serves)
     }
 
     func close() {
@@ -141,8 +179,16 @@ final class RedisClusterRouter: RedisCommandRouting {
         for (node, message) in held where read?.masters.contains(node) ?? true { warn(message, from: nil) }
         guard let map = read else { return nil }
         let retired = state.withLock { state -> [RedisClient] in
+            if let old = state.map {
+                let replaced = Set(old.masters.filter { state.clients[$0]?.isDown == true && !map.masters.contains($0) })
+                if !replaced.isEmpty {
+                    let until = DispatchTime.now().uptimeNanoseconds + UInt64(Self.standInLookupPeriod * 1e9)
+                    state.endedOutage = (old, replaced, until)
+                }
+            }
             state.map = map
-            state.isStale = false
+            // Read again while a master it names is down, until its replica takes its place.
+            state.isStale = map.masters.contains { state.clients[$0]?.isDown == true }
             let keep = Set(map.masters + seeds)
             let retired = state.clients.filter { !keep.contains($0.key) }
             for address in retired.keys { state.clients[address] = nil }

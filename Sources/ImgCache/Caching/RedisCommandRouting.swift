@@ -13,8 +13,26 @@ protocol RedisCommandRouting: Sendable {
     /// returns their replies; nil when they could not be run.
     func run(_ commands: [[Data]], slotKey: String?) -> [RedisReply]?
 
+    /// The hash tag to put the keys of one image under, given the image's own `tag`: `tag`
+    /// itself, except on a cluster while the master of its slot is down (see
+    /// `RedisClusterRouter.hashTag(for:)`).
+    func hashTag(for tag: String) -> String
+
+    /// The stand-in tag `hashTag(for:)` gave `tag` during an outage that ended within
+    /// `RedisClusterRouter.standInLookupPeriod`, nil when it gave `tag` itself or no outage ended
+    /// that recently: where the values stored meanwhile are.
+    func recentStandInTag(for tag: String) -> String?
+
     /// Closes the connections; every later `run` returns nil at once.
     func close()
+}
+
+extension RedisCommandRouting {
+    /// `tag` itself: one server holds every slot.
+    func hashTag(for tag: String) -> String { tag }
+
+    /// Nil: one server holds every slot.
+    func recentStandInTag(for tag: String) -> String? { nil }
 }
 
 extension RedisConfiguration {

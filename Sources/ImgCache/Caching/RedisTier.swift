@@ -4,7 +4,8 @@ import Synchronization
 /// The shared Redis tier: originals and variants framed as `RedisCacheValue`s under
 /// `imgcache:o:{<md5 of the key>}` and `imgcache:v:{<md5 of the key>}`, download leases under
 /// `imgcache:lease:{<md5>}` (the hash tag in braces puts every key of one cache key in one hash
-/// slot of a cluster, so that each round trip touches one slot), and the counters of every
+/// slot of a cluster, so that each round trip touches one slot; while the master of that slot
+/// is down, a stand-in tag, see `RedisClusterRouter.hashTag(for:)`), and the counters of every
 /// instance in the hash `imgcache:stats`, split into shards (see `statsKey(shard:)`).
 ///
 /// Every method blocks for at most the configured time-outs (run it on a blocking thread) and
@@ -61,16 +62,28 @@ public final class RedisTier: Sendable {
 
     /// The Redis keys of one cache key: its value's and its lease's, in one hash slot.
     struct Keys: Sendable, Equatable {
-        /// `imgcache:o:{<md5>}` for an original's key, `imgcache:v:{<md5>}` for a variant's.
+        /// `imgcache:o:{<tag>}` for an original's key, `imgcache:v:{<tag>}` for a variant's.
         let value: String
-        /// `imgcache:lease:{<md5>}`.
+        /// `imgcache:lease:{<tag>}`.
         let lease: String
 
+        /// The keys under the cache key's own hash tag, the MD5 of the cache key.
         init(cacheKey: String) {
-            let tag = "{" + CacheKey.hashedName(for: cacheKey) + "}"
+            self.init(cacheKey: cacheKey, hashTag: CacheKey.hashedName(for: cacheKey))
+        }
+
+        init(cacheKey: String, hashTag: String) {
+            let tag = "{" + hashTag + "}"
             value = (CacheKey.isVariantKey(cacheKey) ? "imgcache:v:" : "imgcache:o:") + tag
             lease = "imgcache:lease:" + tag
         }
+    }
+
+    /// The keys of `cacheKey` where the routing places them now (see
+    /// `RedisCommandRouting.hashTag(for:)`).
+    func keys(for cacheKey: String) -> Keys {
+        let tag = CacheKey.hashedName(for: cacheKey)
+        return Keys(cacheKey: cacheKey, hashTag: routing?.hashTag(for: tag) ?? tag)
     }
 
     /// A tier on `configuration`'s server; `log` receives one warning per outage. Connects lazily;
@@ -378,20 +391,25 @@ extension RedisTier: CacheLeasing {
     public var isShared: Bool { true }
 
     /// The copy under `key`'s Redis key when it decodes, its expiry from the key's remaining TTL;
-    /// nil when absent, rejected, over `maxValueBytes` or unreachable.
+    /// nil when absent, rejected, over `maxValueBytes` or unreachable. Shortly after a cluster's
+    /// failover, a key without a value is looked up again under the stand-in tag its image had
+    /// during the outage (two lookups counted).
     public func cachedData(for key: String) -> CachedData? {
-        lookup(Keys(cacheKey: key))
+        let keys = keys(for: key)
+        if let found = lookup(keys) { return found }
+        guard let standIn = routing?.recentStandInTag(for: CacheKey.hashedName(for: key)) else { return nil }
+        return lookup(Keys(cacheKey: key, hashTag: standIn))
     }
 
     /// Writes the bytes and their metadata (see `store(_:under:)`); returns them as given when
     /// Redis took them, nil otherwise.
     @discardableResult
     public func storeData(_ data: CachedData, for key: String, kind: CacheEntry.Kind) -> CachedData? {
-        store(data, under: Keys(cacheKey: key)) ? data : nil
+        store(data, under: keys(for: key)) ? data : nil
     }
 
     public func removeData(for key: String) {
-        remove(Keys(cacheKey: key))
+        remove(keys(for: key))
     }
 
     /// Removes the value under `key` only while Redis still holds `copy`'s payload (compared and
@@ -399,7 +417,7 @@ extension RedisTier: CacheLeasing {
     /// survives); a copy whose bytes cannot be read removes nothing.
     public func removeData(for key: String, ifHolding copy: CachedData) {
         guard let payload = try? copy.data() else { return }
-        remove(Keys(cacheKey: key), ifHolding: payload)
+        remove(keys(for: key), ifHolding: payload)
     }
 
     var leaseTiming: LeaseTiming {
@@ -409,14 +427,14 @@ extension RedisTier: CacheLeasing {
     }
 
     func acquireLease(forCacheKey key: String) -> (attempt: LeaseAttempt, found: CachedData?) {
-        acquireLease(Keys(cacheKey: key))
+        acquireLease(keys(for: key))
     }
 
     func renewLease(forCacheKey key: String, token: String) -> Bool {
-        renewLease(Keys(cacheKey: key), token: token)
+        renewLease(keys(for: key), token: token)
     }
 
     func releaseLease(forCacheKey key: String, token: String) {
-        releaseLease(Keys(cacheKey: key), token: token)
+        releaseLease(keys(for: key), token: token)
     }
 }
