@@ -13,7 +13,7 @@ enum CacheDirectoryOption {
         return URL(fileURLWithPath: folder, isDirectory: true)
     }
 
-    /// The help line of `--cache-size-limit`, shared by fetch, prefetch and serve.
+    /// The help line of `--cache-size-limit`, shared by the verbs that use the disk cache.
     static let sizeLimitHelp = OptionHelp("--cache-size-limit", "SIZE", .text, """
         sweep the disk cache, least recently used first, once its files pass
         this size, e.g. 2GB (default 256MB; 1 MB = 2^20 B)

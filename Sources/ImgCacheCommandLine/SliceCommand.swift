@@ -166,7 +166,8 @@ enum SliceCommand: Command {
                 path = destination
             }
             var fields = report(
-                slot, layout, path: path ?? "(not stored: the server sent no-store, or over --cache-size-limit)", format: summary.format, bytes: summary.byteCount, job)
+                slot, layout, path: path ?? "(not stored: the server sent no-store, or over --cache-size-limit)",
+                format: summary.format, bytes: summary.byteCount, job)
             fields["cache"] = summary.cacheOutcome.rawValue
             return fields
         }
